@@ -1,0 +1,185 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/internal-dw/dwgo/dwlib/route"
+)
+
+// Forecaster is an autoregressive forecaster: linear read-in, Layers residual blocks, two-layer
+// read-out predicting an increment. Its variables live in Context().
+type Forecaster struct {
+	cfg     Config
+	ctx     *context.Context
+	readIn  dense
+	blocks  []block
+	readOut [2]dense
+}
+
+// New builds a forecaster and initialises its variables from cfg.Seed.
+func New(cfg Config) (*Forecaster, error) {
+	cfg = cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	f := &Forecaster{cfg: cfg, ctx: context.New()}
+	p := &paramInit{ctx: f.ctx.In("model"), rng: rand.New(rand.NewPCG(cfg.Seed, 0x6d6f64656c)), dtype: cfg.DType}
+	in := cfg.StateDim + cfg.DriveDim
+	f.readIn = newDense(p, "read_in", in, cfg.Hidden, fanIn(in), true)
+	for l := range cfg.Layers {
+		switch cfg.Kind {
+		case "mamba":
+			f.blocks = append(f.blocks, newMambaBlock(p, l, cfg))
+		case "mlp":
+			f.blocks = append(f.blocks, newMLPBlock(p, l, cfg.Hidden, cfg.Layers))
+		}
+	}
+	f.readOut[0] = newDense(p, "read_out1", cfg.Hidden, cfg.Hidden, fanIn(cfg.Hidden), true)
+	// The last read-out layer starts small, so the initial forecast is close to persistence.
+	f.readOut[1] = newDense(p, "read_out2", cfg.Hidden, cfg.StateDim, 0.1*fanIn(cfg.Hidden), true)
+	return f, nil
+}
+
+// Config returns the forecaster's configuration with defaults applied.
+func (f *Forecaster) Config() Config { return f.cfg }
+
+// Context returns the context holding the forecaster's variables (scope "/model").
+func (f *Forecaster) Context() *context.Context { return f.ctx }
+
+// NumLayers is L, the routed residual layers per rollout step.
+func (f *Forecaster) NumLayers() int { return f.cfg.Layers }
+
+// NumParameters counts the scalar parameters.
+func (f *Forecaster) NumParameters() int { return f.ctx.NumParameters() }
+
+// String describes the forecaster.
+func (f *Forecaster) String() string {
+	return fmt.Sprintf("%s-%d (L=%d, D=%d, J=%d, %d parameters)", f.cfg.Kind, f.cfg.Hidden, f.cfg.Layers, f.cfg.StateDim, f.cfg.DriveDim, f.NumParameters())
+}
+
+// Inputs of one rollout, as graph nodes.
+type Inputs struct {
+	// History holds the Window observed states before the origin, [N, Window, D]; its last entry
+	// is the current state x_o from which the rollout starts.
+	History *Node
+	// Drive is the observed drive aligned with the steps' inputs, [N, Window−1+K, J], or nil when
+	// DriveDim is 0: entry t is the drive acting over the step that consumes input t.
+	Drive *Node
+}
+
+// RolloutOptions changes how gradients flow through a rollout; the zero value is full BPTT.
+type RolloutOptions struct {
+	// TruncateEvery > 0 stops gradients through the fed-back state and the recurrent state every
+	// TruncateEvery steps (TBPTT with that segment length). The forward value is unchanged.
+	TruncateEvery int
+	// JacobianDirection, if not nil ([N, D], unit rows), makes Rollout also return, per step, the
+	// finite-difference forward-Jacobian norms ‖(step(x+εu) − step(x))/ε‖ for JReg, computed with the
+	// step's current recurrent state (which the perturbed step does not advance).
+	JacobianDirection *Node
+	// JacobianEps is ε for JacobianDirection (paper: 1e-3).
+	JacobianEps float64
+}
+
+// Rollout is the result of Forecaster.Rollout.
+type Rollout struct {
+	// Preds holds x̂_{o+1..o+K}, K nodes of shape [N, D].
+	Preds []*Node
+	// JacobianNorms holds K nodes of shape [N] when RolloutOptions.JacobianDirection is set.
+	JacobianNorms []*Node
+}
+
+// Rollout builds a K-step closed-loop rollout. The first Window−1 observed states are consumed
+// teacher-forced with every route open; rollout step k (0-based) uses the gains (k, ℓ) of router,
+// or plain residual merges if router is nil.
+func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts RolloutOptions) Rollout {
+	if router != nil && (router.K < K || router.L != f.cfg.Layers) {
+		panic(fmt.Errorf("model: router covers K=%d, L=%d but the rollout needs K=%d, L=%d", router.K, router.L, K, f.cfg.Layers))
+	}
+	hist := in.History
+	n, window := hist.Shape().Dimensions[0], hist.Shape().Dimensions[1]
+	g := hist.Graph()
+	state := make([][]*Node, len(f.blocks))
+	for l, b := range f.blocks {
+		state[l] = b.initState(g, n)
+	}
+	driveAt := func(t int) *Node {
+		if in.Drive == nil {
+			return nil
+		}
+		return Reshape(Slice(in.Drive, AxisRange(), AxisElem(t), AxisRange()), n, f.cfg.DriveDim)
+	}
+	// Teacher-forced window: only the recurrent state matters (the MLP stepper has none).
+	if f.cfg.Kind == "mamba" {
+		for t := 0; t < window-1; t++ {
+			x := Reshape(Slice(hist, AxisRange(), AxisElem(t), AxisRange()), n, f.cfg.StateDim)
+			_ = f.step(nil, -1, x, driveAt(t), state)
+		}
+	}
+	x := Reshape(Slice(hist, AxisRange(), AxisElem(window-1), AxisRange()), n, f.cfg.StateDim)
+	var out Rollout
+	for k := range K {
+		if s := opts.TruncateEvery; s > 0 && k > 0 && k%s == 0 {
+			x = StopGradient(x)
+			for l := range state {
+				for i, h := range state[l] {
+					state[l][i] = StopGradient(h)
+				}
+			}
+		}
+		d := driveAt(window - 1 + k)
+		if u := opts.JacobianDirection; u != nil {
+			out.JacobianNorms = append(out.JacobianNorms, f.jacobianNorm(x, d, u, opts.JacobianEps, state))
+		}
+		x = f.step(router, k, x, d, state)
+		out.Preds = append(out.Preds, x)
+	}
+	return out
+}
+
+// jacobianNorm is ‖(step(x+εu) − step(x))/ε‖ per row, with copies of the recurrent state.
+func (f *Forecaster) jacobianNorm(x, d, u *Node, eps float64, state [][]*Node) *Node {
+	cp := func() [][]*Node {
+		c := make([][]*Node, len(state))
+		for l := range state {
+			c[l] = append([]*Node(nil), state[l]...)
+		}
+		return c
+	}
+	base := f.step(nil, -1, x, d, cp())
+	moved := f.step(nil, -1, Add(x, MulScalar(ConvertDType(u, x.DType()), eps)), d, cp())
+	diff := DivScalar(Sub(moved, base), eps)
+	return Sqrt(ReduceSum(Mul(diff, diff), -1))
+}
+
+// step applies one forecaster step from state x (and drive d), updating the blocks' recurrent
+// state in place, and returns x + Δ. k < 0 or a nil router means plain, fully open merges.
+func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
+	u := x
+	if d != nil {
+		u = Concatenate([]*Node{x, ConvertDType(d, x.DType())}, -1)
+	}
+	z := f.readIn.apply(u)
+	for l, b := range f.blocks {
+		if router != nil && k >= 0 {
+			z, state[l] = router.BlockWithState(k, l, z, state[l], b.apply)
+		} else {
+			out, next := b.apply(z, state[l])
+			z, state[l] = Add(z, out), next
+		}
+	}
+	delta := f.readOut[1].apply(silu(f.readOut[0].apply(z)))
+	return Add(x, delta)
+}
+
+// Step applies the forecaster's step map once with every route open and a fresh recurrent state;
+// it is the map whose forward Jacobian JReg regularises (see dwlib/train).
+func (f *Forecaster) Step(x, d *Node) *Node {
+	state := make([][]*Node, len(f.blocks))
+	for l, b := range f.blocks {
+		state[l] = b.initState(x.Graph(), x.Shape().Dimensions[0])
+	}
+	return f.step(nil, -1, x, d, state)
+}

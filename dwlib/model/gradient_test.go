@@ -1,0 +1,170 @@
+package model_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/internal-dw/dwgo/dwlib/model"
+)
+
+// gradCase is a small float64 forecaster and a rollout problem for it.
+type gradCase struct {
+	name string
+	cfg  model.Config
+	K    int
+}
+
+var gradCases = []gradCase{
+	{"mamba", model.Config{Kind: "mamba", StateDim: 2, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3}, 3},
+	{"mamba/drive", model.Config{Kind: "mamba", StateDim: 2, DriveDim: 1, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 3, Window: 2}, 3},
+	{"mlp", model.Config{Kind: "mlp", StateDim: 2, DriveDim: 1, Hidden: 4, Layers: 2, Window: 2}, 3},
+}
+
+// gradProblem holds a perturbed forecaster and the tensors of one rollout-loss evaluation.
+type gradProblem struct {
+	f    *model.Forecaster
+	data []any // history[, drive], target; the gains are appended per call
+	K    int
+}
+
+func newGradProblem(t *testing.T, tc gradCase) *gradProblem {
+	t.Helper()
+	const batch = 2
+	cfg := tc.cfg
+	cfg.DType, cfg.Seed = dtypes.Float64, 21
+	f := newForecaster(t, cfg)
+	c := f.Config()
+	rng := rand.New(rand.NewPCG(8, uint64(len(tc.name))))
+	perturbVariables(t, f, rng, 0.2)
+	data := []any{tensors.FromFlatDataAndDimensions(randn(rng, batch*c.Window*c.StateDim, 1), batch, c.Window, c.StateDim)}
+	if c.DriveDim > 0 {
+		T := c.Window - 1 + tc.K
+		data = append(data, tensors.FromFlatDataAndDimensions(randn(rng, batch*T*c.DriveDim, 1), batch, T, c.DriveDim))
+	}
+	data = append(data, tensors.FromFlatDataAndDimensions(randn(rng, batch*tc.K*c.StateDim, 1), batch, tc.K, c.StateDim))
+	return &gradProblem{f: f, data: data, K: tc.K}
+}
+
+func (p *gradProblem) args(gains *tensors.Tensor) []any {
+	return append(append([]any(nil), p.data...), gains)
+}
+
+// lossAndGrads runs a lossAndGradExec and returns the loss and the gradients as float64 slices,
+// checking that there is one gradient per variable.
+func (p *gradProblem) lossAndGrads(t *testing.T, routed bool, gains *tensors.Tensor) (float64, [][]float64) {
+	t.Helper()
+	out := lossAndGradExec(p.f, p.K, routed).MustExec(p.args(gains)...)
+	if nv := len(variables(p.f)); len(out) != 1+nv {
+		t.Fatalf("got %d gradients for %d trainable variables: some variable is not used by the rollout", len(out)-1, nv)
+	}
+	grads := make([][]float64, len(out)-1)
+	for i, g := range out[1:] {
+		grads[i] = tensors.MustCopyFlatData[float64](g)
+	}
+	return tensors.MustCopyFlatData[float64](out[0])[0], grads
+}
+
+// TestGradientMatchesFiniteDifferences checks, with every route open (α = m = 1), the routed
+// rollout's BPTT gradient w.r.t. every entry of every trainable variable against central finite
+// differences of the loss, and against the gradient of the same rollout built without a router.
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	const (
+		step = 1e-6
+		rtol = 1e-6
+	)
+	for _, tc := range gradCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newGradProblem(t, tc)
+			L := p.f.NumLayers()
+			open := openGains(p.K, L)
+			loss, grads := p.lossAndGrads(t, true, open)
+
+			// Without a router the rollout is plain BPTT: the open routed gradient must equal it.
+			plainLoss, plain := p.lossAndGrads(t, false, open)
+			if plainLoss != loss {
+				t.Errorf("loss with open router %.17g, without router %.17g", loss, plainLoss)
+			}
+			vars := variables(p.f)
+			for i := range grads {
+				if d := relDiff(grads[i], plain[i]); d > 1e-12 {
+					t.Errorf("%s: open routed gradient differs from plain BPTT by %.3g (relative)", vars[i].ScopeAndName(), d)
+				}
+			}
+
+			lossOf := lossExec(p.f, p.K)
+			eval := func() float64 { return tensors.MustCopyFlatData[float64](lossOf.MustExec(p.args(open)...)[0])[0] }
+			if l := eval(); l != loss {
+				t.Fatalf("loss-only graph gives %.17g, loss-and-gradient graph %.17g", l, loss)
+			}
+			scale := 0.0 // ‖∇loss‖_∞ over all parameters: the tolerance floor for tiny entries
+			for _, g := range grads {
+				scale = math.Max(scale, maxAbs(g))
+			}
+			worst, checked := 0.0, 0
+			for i, v := range vars {
+				theta := values64(t, v)
+				for j := range theta {
+					orig := theta[j]
+					theta[j] = orig + step
+					setValues64(t, v, theta)
+					up := eval()
+					theta[j] = orig - step
+					setValues64(t, v, theta)
+					down := eval()
+					theta[j] = orig
+					setValues64(t, v, theta)
+
+					fd := (up - down) / (2 * step)
+					err := math.Abs(fd-grads[i][j]) / (math.Abs(grads[i][j]) + 1e-3*scale)
+					worst = math.Max(worst, err)
+					checked++
+					if err > rtol || math.IsNaN(fd) {
+						t.Errorf("%s[%d]: gradient %.12g, central difference %.12g (relative error %.3g)", v.ScopeAndName(), j, grads[i][j], fd, err)
+					}
+				}
+			}
+			if l := eval(); l != loss {
+				t.Fatalf("parameters not restored: loss %.17g, was %.17g", l, loss)
+			}
+			t.Logf("%d parameters, loss %.6g, ‖∇‖_∞ %.3g, worst relative error %.3g", checked, loss, scale, worst)
+		})
+	}
+}
+
+// TestRoutedGradientReachesModel checks that gains in (0, 1) change the parameter gradient of the
+// rollout (the routed merges sit on the model's backward paths) while the forward loss stays
+// bit-identical to the fully open one.
+func TestRoutedGradientReachesModel(t *testing.T) {
+	for _, tc := range gradCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newGradProblem(t, tc)
+			L := p.f.NumLayers()
+			rng := rand.New(rand.NewPCG(13, 13))
+			gains := gainsTensor(p.K, L, func(int, int) (float64, float64) {
+				return 0.1 + 0.8*rng.Float64(), 0.1 + 0.8*rng.Float64()
+			})
+			openLoss, open := p.lossAndGrads(t, true, openGains(p.K, L))
+			routedLoss, routed := p.lossAndGrads(t, true, gains)
+			if math.Float64bits(routedLoss) != math.Float64bits(openLoss) {
+				t.Errorf("routed forward loss %.17g differs from the open one %.17g", routedLoss, openLoss)
+			}
+			var all, allOpen []float64
+			for i, v := range variables(p.f) {
+				all, allOpen = append(all, routed[i]...), append(allOpen, open[i]...)
+				d := relDiff(routed[i], open[i])
+				// The read-in sits below every routed merge: its gradient only arrives through them.
+				if v.Scope() == "/model/read_in" && d < 1e-2 {
+					t.Errorf("%s: routed gradient differs from the open one by only %.3g (relative)", v.ScopeAndName(), d)
+				}
+			}
+			d := relDiff(all, allOpen)
+			if d < 1e-2 {
+				t.Errorf("routed gradient differs from the open one by only %.3g (relative)", d)
+			}
+			t.Logf("relative difference of the routed gradient: %.3g", d)
+		})
+	}
+}

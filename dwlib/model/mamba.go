@@ -1,0 +1,103 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// mambaBlock is one Mamba block (Gu & Dao, 2023) in recurrent form. With E = Expand·Hidden
+// channels, S = SSMState and conv width W, one step on input x [N, Hidden] is
+//
+//	n = RMSNorm(x);  u = n·W_x;  z = n·W_z                         (in-projection, two matrices)
+//	c = Σ_{j<W} w_j ⊙ u_{t-W+1+j} + b_c;  v = silu(c)              (causal depthwise convolution)
+//	Δ = softplus(v·W_Δ1·W_Δ2 + b_Δ);  B = v·W_B;  C = v·W_C         (selective parameters)
+//	h' = exp(Δ ⊗ A) ⊙ h + (Δ ⊙ v) ⊗ B,  A = −exp(A_log)           (SSM state [N, E, S])
+//	y = (h'·C) + D ⊙ v;  F = (y ⊙ silu(z))·W_out
+//
+// The state carried between steps is [h, u_{t-W+2}, …, u_t]: the SSM state and the convolution's
+// buffer of the last W−1 in-projections.
+type mambaBlock struct {
+	norm         *context.Variable
+	inX, inZ     dense
+	convW        []*context.Variable // W taps of [E]: separate variables, so no Slice is differentiated
+	convB        *context.Variable   // [E]
+	dt1, dt2     dense               // low-rank Δ projection E → R → E, with bias on the second
+	projB, projC dense
+	aLog, d      *context.Variable // [E, S], [E]
+	out          dense
+	e, s, width  int
+}
+
+func newMambaBlock(p *paramInit, layer int, c Config) *mambaBlock {
+	e, s, w := c.Expand*c.Hidden, c.SSMState, c.ConvWidth
+	rank := int(math.Ceil(float64(c.Hidden) / 16))
+	b := &mambaBlock{
+		norm:  p.constant(scopeOf(layer, "norm"), "g", 1, c.Hidden),
+		inX:   newDense(p, scopeOf(layer, "in_x"), c.Hidden, e, fanIn(c.Hidden), false),
+		inZ:   newDense(p, scopeOf(layer, "in_z"), c.Hidden, e, fanIn(c.Hidden), false),
+		convB: p.constant(scopeOf(layer, "conv"), "b", 0, e),
+		dt1:   newDense(p, scopeOf(layer, "dt1"), e, rank, fanIn(e), false),
+		dt2:   newDense(p, scopeOf(layer, "dt2"), rank, e, fanIn(rank), false),
+		projB: newDense(p, scopeOf(layer, "B"), e, s, fanIn(e), false),
+		projC: newDense(p, scopeOf(layer, "C"), e, s, fanIn(e), false),
+		out:   newDense(p, scopeOf(layer, "out"), e, c.Hidden, fanIn(e)/math.Sqrt(float64(c.Layers)), false),
+		e:     e, s: s, width: w,
+	}
+	for j := range w {
+		b.convW = append(b.convW, p.normal(scopeOf(layer, "conv"), fmt.Sprintf("w%d", j), fanIn(w), e))
+	}
+	// Δ's bias: softplus⁻¹ of a log-uniform step in [1e-3, 1e-1], Mamba's standard initialisation.
+	dtBias := make([]float64, e)
+	for i := range dtBias {
+		dt := math.Exp(math.Log(1e-3) + p.rng.Float64()*(math.Log(1e-1)-math.Log(1e-3)))
+		dtBias[i] = dt + math.Log(-math.Expm1(-dt))
+	}
+	b.dt2.b = p.variable(scopeOf(layer, "dt2"), "b", dtBias, e)
+	// A = −(1, 2, …, S) per channel (S4D-real initialisation), stored as log.
+	aLog := make([]float64, e*s)
+	for i := range e {
+		for j := range s {
+			aLog[i*s+j] = math.Log(float64(j + 1))
+		}
+	}
+	b.aLog = p.variable(scopeOf(layer, "ssm"), "A_log", aLog, e, s)
+	b.d = p.constant(scopeOf(layer, "ssm"), "D", 1, e)
+	return b
+}
+
+func (b *mambaBlock) initState(g *Graph, n int) []*Node {
+	dtype := b.aLog.DType()
+	state := []*Node{Zeros(g, shapes.Make(dtype, n, b.e, b.s))}
+	for range b.width - 1 {
+		state = append(state, Zeros(g, shapes.Make(dtype, n, b.e)))
+	}
+	return state
+}
+
+func (b *mambaBlock) apply(x *Node, h []*Node) (*Node, []*Node) {
+	g := x.Graph()
+	n := rmsNorm(x, b.norm)
+	u, z := b.inX.apply(n), b.inZ.apply(n)
+
+	// Causal depthwise convolution over [u_{t-W+1}, …, u_t]: the buffer h[1:] holds the past W−1.
+	window := append(append([]*Node(nil), h[1:]...), u)
+	c := InsertAxes(b.convB.ValueGraph(g), 0)
+	for j, uj := range window {
+		c = Add(c, Mul(uj, InsertAxes(b.convW[j].ValueGraph(g), 0)))
+	}
+	v := silu(c)
+
+	delta := softplus(b.dt2.apply(b.dt1.apply(v)))                  // [N, E]
+	bm, cm := b.projB.apply(v), b.projC.apply(v)                    // [N, S]
+	a := Neg(Exp(b.aLog.ValueGraph(g)))                             // [E, S]
+	decay := Exp(Mul(InsertAxes(delta, -1), InsertAxes(a, 0)))      // [N, E, S]
+	inject := Mul(InsertAxes(Mul(delta, v), -1), InsertAxes(bm, 1)) // [N, E, S]
+	hNext := Add(Mul(decay, h[0]), inject)
+	y := Add(ReduceSum(Mul(hNext, InsertAxes(cm, 1)), -1), Mul(v, InsertAxes(b.d.ValueGraph(g), 0)))
+	out := b.out.apply(Mul(y, silu(z)))
+	return out, append([]*Node{hNext}, window[1:]...)
+}

@@ -1,0 +1,26 @@
+package model
+
+import (
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// mlpBlock is F(x) = W₂ tanh(W₁ RMSNorm(x) + b₁): the residual MLP stepper's block, stateless.
+type mlpBlock struct {
+	norm    *context.Variable
+	up, out dense
+}
+
+func newMLPBlock(p *paramInit, layer, hidden, layers int) *mlpBlock {
+	return &mlpBlock{
+		norm: p.constant(scopeOf(layer, "norm"), "g", 1, hidden),
+		up:   newDense(p, scopeOf(layer, "up"), hidden, 2*hidden, fanIn(hidden), true),
+		out:  newDense(p, scopeOf(layer, "out"), 2*hidden, hidden, fanIn(2*hidden)/float64(layers), false),
+	}
+}
+
+func (b *mlpBlock) initState(*Graph, int) []*Node { return nil }
+
+func (b *mlpBlock) apply(x *Node, _ []*Node) (*Node, []*Node) {
+	return b.out.apply(Tanh(b.up.apply(rmsNorm(x, b.norm)))), nil
+}

@@ -1,0 +1,146 @@
+package route
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// Router applies the gains of a K-step, L-layer rollout and records every routed merge so the route
+// probes can find them. Build one per graph.
+type Router struct {
+	// Gains is the [K, L, 2] graph input of (α, m) per rollout step k and layer ℓ.
+	Gains *Node
+	// K and L are the rollout steps and routed layers the gains cover.
+	K, L int
+
+	records [][]Record
+	alpha   [][]*Node
+	m       [][]*Node
+}
+
+// NewRouter returns a Router for gains of shape [K, L, 2].
+func NewRouter(gains *Node) *Router {
+	if gains.Rank() != 3 || gains.Shape().Dimensions[2] != 2 {
+		panicf("route.NewRouter: gains must have shape [K, L, 2], got %s", gains.Shape())
+	}
+	K, L := gains.Shape().Dimensions[0], gains.Shape().Dimensions[1]
+	r := &Router{Gains: gains, K: K, L: L, records: make([][]Record, K), alpha: make([][]*Node, K), m: make([][]*Node, K)}
+	for k := range K {
+		r.records[k] = make([]Record, L)
+		r.alpha[k] = make([]*Node, L)
+		r.m[k] = make([]*Node, L)
+	}
+	return r
+}
+
+// Gain returns the scalar nodes (α, m) for rollout step k and layer l.
+func (r *Router) Gain(k, l int) (alpha, m *Node) {
+	r.check(k, l)
+	if r.alpha[k][l] == nil {
+		pair := Reshape(Slice(r.Gains, AxisElem(k), AxisElem(l), AxisRange()), 2)
+		r.alpha[k][l] = Reshape(Slice(pair, AxisElem(0)))
+		r.m[k][l] = Reshape(Slice(pair, AxisElem(1)))
+	}
+	return r.alpha[k][l], r.m[k][l]
+}
+
+func (r *Router) check(k, l int) {
+	if k < 0 || k >= r.K || l < 0 || l >= r.L {
+		panicf("route: merge (k=%d, l=%d) outside the gains' [K=%d, L=%d]", k, l, r.K, r.L)
+	}
+}
+
+// Block is route.Block with the gains of (k, l), recorded for the probes.
+func (r *Router) Block(k, l int, x *Node, F func(*Node) *Node) *Node {
+	alpha, m := r.Gain(k, l)
+	y, rec := BlockRecorded(x, F, alpha, m)
+	r.record(k, l, rec)
+	return y
+}
+
+// BlockWithState is route.BlockWithState with the gains of (k, l), recorded for the probes.
+func (r *Router) BlockWithState(k, l int, x *Node, h []*Node, F func(x *Node, h []*Node) (*Node, []*Node)) (*Node, []*Node) {
+	alpha, m := r.Gain(k, l)
+	y, hNext, rec := BlockWithState(x, h, F, alpha, m)
+	r.record(k, l, rec)
+	return y, hNext
+}
+
+func (r *Router) record(k, l int, rec Record) {
+	if r.records[k][l].Y != nil {
+		panicf("route: merge (k=%d, l=%d) was built twice in one graph", k, l)
+	}
+	r.records[k][l] = rec
+}
+
+// Record returns the recorded merge (k, l); Y is nil if it was not built.
+func (r *Router) Record(k, l int) Record {
+	r.check(k, l)
+	return r.records[k][l]
+}
+
+// Messages returns the fully open route messages d_I = dq/dy and d_F = J_Fᵀ dq/dy of every recorded
+// merge for the scalar probe q, laid out [k][l]. Merges that were not built get nil.
+func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
+	var wrt []*Node
+	for k := range r.K {
+		for l := range r.L {
+			if rec := r.records[k][l]; rec.Y != nil {
+				wrt = append(wrt, rec.Y, rec.FIn)
+			}
+		}
+	}
+	if len(wrt) == 0 {
+		panicf("route: Messages called before any routed merge was built")
+	}
+	grads := OpenGradient(q, wrt...)
+	dI, dF = make([][]*Node, r.K), make([][]*Node, r.K)
+	i := 0
+	for k := range r.K {
+		dI[k], dF[k] = make([]*Node, r.L), make([]*Node, r.L)
+		for l := range r.L {
+			if r.records[k][l].Y != nil {
+				dI[k][l], dF[k][l] = grads[i], grads[i+1]
+				i += 2
+			}
+		}
+	}
+	return dI, dF
+}
+
+// ProbeMoments differentiates the scalar probe q with every route open and reduces the two-route
+// messages of each merge to the moments (1/D_ℓ)·(d_I·d_I, d_I·d_F, d_F·d_F), summed over the batch,
+// where D_ℓ is the feature dimension of the block input (paper, App. C.3). The result has shape
+// [K, L, 3] in float64 (moments are small and summed over many entries); unbuilt merges are zero.
+func (r *Router) ProbeMoments(q *Node) *Node {
+	dI, dF := r.Messages(q)
+	g := q.Graph()
+	rows := make([]*Node, 0, r.K*r.L)
+	for k := range r.K {
+		for l := range r.L {
+			if dI[k][l] == nil {
+				rows = append(rows, Zeros(g, shapes.Make(dtypes.Float64, 3)))
+				continue
+			}
+			a, b := ConvertDType(dI[k][l], dtypes.Float64), ConvertDType(dF[k][l], dtypes.Float64)
+			d := a.Shape().Dimensions[a.Rank()-1]
+			inv := Scalar(g, dtypes.Float64, 1/float64(d))
+			rows = append(rows, Mul(Stack([]*Node{
+				ReduceAllSum(Mul(a, a)),
+				ReduceAllSum(Mul(a, b)),
+				ReduceAllSum(Mul(b, b)),
+			}, 0), inv))
+		}
+	}
+	return Reshape(Stack(rows, 0), r.K, r.L, 3)
+}
+
+// String describes the router for debugging.
+func (r *Router) String() string { return fmt.Sprintf("route.Router[K=%d, L=%d]", r.K, r.L) }
+
+// panicf reports a graph-construction error the way GoMLX does: by panicking with an error, which
+// graph.Exec turns back into an error for its caller.
+func panicf(format string, args ...any) { panic(fmt.Errorf(format, args...)) }

@@ -1,0 +1,68 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// Batch is a minibatch of rollout windows in flat row-major float64 slices.
+type Batch struct {
+	N, Window, K, D, J int
+	History            []float64 // [N, Window, D]: observed states, the last is the rollout's start
+	Targets            []float64 // [N, K, D]: x*_{o+1..o+K}
+	Drive              []float64 // [N, Window−1+K, J], nil when J = 0
+}
+
+// Validate checks sizes and finiteness, naming the field.
+func (b *Batch) Validate() error {
+	check := func(name string, xs []float64, want int) error {
+		if len(xs) != want {
+			return fmt.Errorf("train: Batch.%s has %d values, want %d", name, len(xs), want)
+		}
+		for i, v := range xs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("train: Batch.%s[%d] = %v", name, i, v)
+			}
+		}
+		return nil
+	}
+	if err := check("History", b.History, b.N*b.Window*b.D); err != nil {
+		return err
+	}
+	if err := check("Targets", b.Targets, b.N*b.K*b.D); err != nil {
+		return err
+	}
+	if b.J > 0 {
+		return check("Drive", b.Drive, b.N*(b.Window-1+b.K)*b.J)
+	}
+	return nil
+}
+
+func toTensor(dtype dtypes.DType, data []float64, dims ...int) *tensors.Tensor {
+	if dtype == dtypes.Float64 {
+		return tensors.FromFlatDataAndDimensions(append([]float64(nil), data...), dims...)
+	}
+	f := make([]float32, len(data))
+	for i, v := range data {
+		f[i] = float32(v)
+	}
+	return tensors.FromFlatDataAndDimensions(f, dims...)
+}
+
+func fromTensor(t *tensors.Tensor) []float64 {
+	defer t.FinalizeAll()
+	switch t.DType() {
+	case dtypes.Float64:
+		return tensors.MustCopyFlatData[float64](t)
+	default:
+		f := tensors.MustCopyFlatData[float32](t)
+		out := make([]float64, len(f))
+		for i, v := range f {
+			out[i] = float64(v)
+		}
+		return out
+	}
+}

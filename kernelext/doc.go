@@ -1,0 +1,21 @@
+// Package kernelext is the notebook toolkit of the dwgo project: it shows
+// figures, tables and live progress in GoNB notebooks (kernel "gonb-dwgo",
+// see scripts/setup.sh) and saves figures under <repo>/figures.
+//
+// Every function also works outside a notebook (plain `go test`, commands):
+// instead of displaying, it writes files and prints text to Output, so code
+// written in a notebook can move to a test or a command unchanged.
+//
+// Pieces, one file each:
+//
+//   - ShowPlot / SavePlot (plot.go) and ShowGrid (grid.go): render gonum
+//     plots to PNG and SVG, save both, display both in one output.
+//   - ShowTable, Table (table.go) and TableOf (structtable.go): HTML tables
+//     in notebooks, aligned Markdown otherwise.
+//   - NewProgress / NewReporter (progress.go): a live bar with ETA updated in
+//     place in the notebook, a terminal bar or log lines otherwise. Library
+//     code depends only on the tiny interface kernelext/progress.Reporter.
+//   - Cached (cache.go): on-disk memoization of runs, see kernelext/runcache.
+//   - Profile / ByProfile (profile.go): the run size (quick, standard, paper)
+//     chosen by scripts/run-notebooks.sh through $DW_PROFILE.
+package kernelext

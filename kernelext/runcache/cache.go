@@ -1,0 +1,150 @@
+package runcache
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/internal-dw/dwgo/kernelext/repo"
+)
+
+// Environment variables read by Default.
+const (
+	// DirEnv overrides the cache directory (default <repo>/data/cache/runs).
+	DirEnv = "DW_CACHE_DIR"
+	// VersionEnv overrides DefaultVersion.
+	VersionEnv = "DW_CACHE_VERSION"
+	// ModeEnv set to "refresh" recomputes (and overwrites) every entry.
+	ModeEnv = "DW_CACHE"
+)
+
+// DefaultVersion is the code version Default uses. Bump it (here, or with
+// $DW_CACHE_VERSION) when a change in dwlib alters results for the same
+// config: every existing entry then reports as Stale and is recomputed.
+const DefaultVersion = "1"
+
+// Status tells how Get obtained its result.
+type Status int
+
+const (
+	Miss    Status = iota // no entry: computed and stored
+	Hit                   // valid entry reused
+	Stale                 // entry for another key/version: recomputed
+	Corrupt               // unreadable or checksum mismatch: recomputed
+	Refresh               // Cache.Refresh set: recomputed regardless
+)
+
+func (s Status) String() string {
+	switch s {
+	case Miss:
+		return "miss"
+	case Hit:
+		return "hit"
+	case Stale:
+		return "stale"
+	case Corrupt:
+		return "corrupt"
+	case Refresh:
+		return "refresh"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Cache is a directory of entries. The zero value is not usable; use New or Default.
+type Cache struct {
+	// Dir holds the entry files.
+	Dir string
+	// Version is part of every key; see DefaultVersion.
+	Version string
+	// Refresh forces recomputation, overwriting existing entries.
+	Refresh bool
+	// Log receives one line per lookup that is not a plain hit, plus hits
+	// (so a notebook shows where a number came from). nil discards.
+	Log io.Writer
+}
+
+// New returns a cache in dir with the given version, logging to stderr.
+func New(dir, version string) *Cache {
+	return &Cache{Dir: dir, Version: version, Log: os.Stderr}
+}
+
+// Default returns the project cache: $DW_CACHE_DIR or <repo>/data/cache/runs,
+// version $DW_CACHE_VERSION or DefaultVersion, refresh if $DW_CACHE=refresh.
+func Default() (*Cache, error) {
+	dir := os.Getenv(DirEnv)
+	if dir == "" {
+		var err error
+		if dir, err = repo.Path("data", "cache", "runs"); err != nil {
+			return nil, fmt.Errorf("runcache: %w", err)
+		}
+	}
+	version := os.Getenv(VersionEnv)
+	if version == "" {
+		version = DefaultVersion
+	}
+	c := New(dir, version)
+	c.Refresh = os.Getenv(ModeEnv) == "refresh"
+	return c, nil
+}
+
+// Path returns the file that holds the entry for key.
+func (c *Cache) Path(key Key) string { return filepath.Join(c.Dir, key.FileName()) }
+
+func (c *Cache) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "runcache: "+format+"\n", args...)
+	}
+}
+
+// Get returns the cached result of the computation identified by (name,
+// config, dataSeed, type T), or runs compute and stores its result.
+//
+// name distinguishes computations that share a config (e.g. "train" and
+// "eval"); config is any JSON-encodable value, typically the full config
+// struct. An error from compute is returned as is and nothing is stored.
+// If storing fails, the computed value is returned together with the error.
+func Get[T any](c *Cache, name string, config any, dataSeed int64, compute func() (T, error)) (T, Status, error) {
+	var zero T
+	key, err := newKey[T](c.Version, name, config, dataSeed)
+	if err != nil {
+		return zero, Miss, err
+	}
+	path := c.Path(key)
+
+	status := Refresh
+	if !c.Refresh {
+		var cached T
+		err := readEntry(path, key, &cached)
+		switch {
+		case err == nil:
+			c.logf("hit %s (%s)", name, filepath.Base(path))
+			return cached, Hit, nil
+		case errors.Is(err, fs.ErrNotExist):
+			status = Miss
+			c.logf("miss %s: computing (%s)", name, filepath.Base(path))
+		case errors.Is(err, errStale):
+			status = Stale
+			c.logf("STALE entry %s: %v; recomputing", path, err)
+		case errors.Is(err, errCorrupt):
+			status = Corrupt
+			c.logf("CORRUPT entry %s: %v; recomputing", path, err)
+		default: // unreadable file (permissions, ...): do not overwrite blindly.
+			return zero, Miss, fmt.Errorf("runcache: reading %s: %w", path, err)
+		}
+	}
+
+	start := time.Now()
+	value, err := compute()
+	if err != nil {
+		return zero, status, err
+	}
+	if err := writeEntry(path, key, value, time.Since(start)); err != nil {
+		c.logf("NOT STORED %s: %v", name, err)
+		return value, status, err
+	}
+	return value, status, nil
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# test.sh: the project's whole test suite, as CI runs it (.ci/run calls this script).
+#
+#   1. gofmt and go vet over every package;
+#   2. go test ./... (unit tests, float64 gradient checks, examples) on the pure-Go backend;
+#   3. the notebooks executed headless in the quick profile (set-up installs Jupyter and GoNB
+#      first if needed; DW_SKIP_NOTEBOOKS=1 skips this step on machines without apt).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export GOMLX_BACKEND="${GOMLX_BACKEND:-go}"
+start=$(date +%s)
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [[ -n "$unformatted" ]]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "== go vet ./..."
+go vet ./...
+echo "== go test ./..."
+go test -count=1 -timeout 20m ./...
+
+if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]] && ls notebooks/*.ipynb >/dev/null 2>&1; then
+  echo "== notebooks (quick profile)"
+  bash scripts/setup.sh
+  out=$(mktemp -d)
+  bash scripts/run-notebooks.sh --profile quick --out "$out"
+fi
+echo "== all tests passed in $(( $(date +%s) - start )) s"
