@@ -113,7 +113,7 @@ func (f *Figure) Show() error {
 		if f.SVGPath != "" {
 			where = relToRoot(f.SVGPath) + ", " + relToRoot(f.PNGPath)
 		}
-		_, err := fmt.Fprintf(Output, "[figure %s: %.0fx%.0f pt; %s]\n", f.Name, f.Width.Points(), f.Height.Points(), where)
+		_, err := fmt.Fprintf(output(), "[figure %s: %.0fx%.0f pt; %s]\n", f.Name, f.Width.Points(), f.Height.Points(), where)
 		return err
 	}
 	// Size in CSS pixels (96 per inch; points are 72 per inch).

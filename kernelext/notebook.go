@@ -9,8 +9,16 @@ import (
 )
 
 // Output receives the text fallbacks (figure paths, Markdown tables) when
-// not running in a notebook. Tests may replace it.
-var Output io.Writer = os.Stdout
+// not running in a notebook; nil (the default) means os.Stdout at the time
+// of the call. Tests may replace it.
+var Output io.Writer
+
+func output() io.Writer {
+	if Output != nil {
+		return Output
+	}
+	return os.Stdout
+}
 
 // InNotebook reports whether the program runs as a GoNB cell (GoNB sets
 // $GONB_PIPE for the programs it runs).

@@ -28,7 +28,7 @@ func ShowTable(title string, header []string, rows [][]string) error {
 // Markdown alternative), or prints its Markdown to Output.
 func (t *Table) Show() error {
 	if !InNotebook() {
-		_, err := fmt.Fprintln(Output, t.Markdown())
+		_, err := fmt.Fprintln(output(), t.Markdown())
 		return err
 	}
 	err := publish(map[protocol.MIMEType]any{

@@ -128,7 +128,7 @@ step_kernel() {
     { rm -rf "$tmp"; die "jupyter kernelspec install failed"; }
   rm -rf "$tmp"
   if [[ -n "$installed_dir" ]]; then
-    say "updated Jupyter kernel \"$KERNEL_NAME\" (now points to $ROOT)"
+    say "updated Jupyter kernel \"$KERNEL_NAME\" (points to $ROOT)"
   else
     say "installed Jupyter kernel \"$KERNEL_NAME\""
   fi

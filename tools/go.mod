@@ -1,3 +1,8 @@
+// Pinned notebook tools for the dwgo project, built by scripts/setup.sh with
+// `go install tool` into <repo>/.tools/bin: the GoNB Jupyter kernel and
+// goimports (which GoNB runs on every cell). A separate module so the root
+// go.mod does not carry tool-only dependencies. To upgrade:
+//   cd tools && go get -tool github.com/janpfeifer/gonb@vX.Y.Z
 module github.com/internal-dw/dwgo/tools
 
 go 1.26.8

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/internal-dw/dwgo/dwlib/backend"
@@ -190,6 +191,20 @@ func TestRouterRolloutMismatch(t *testing.T) {
 			}
 		})
 	}
+	// Built outside an Exec, the mismatch is a panic carrying the same error.
+	func() {
+		g := NewGraph(backend.MustShared(), "mismatch")
+		defer func() {
+			err, _ := recover().(error)
+			if err == nil || !strings.Contains(err.Error(), "but the rollout needs K=3") {
+				t.Errorf("Rollout with a short router recovered %v, want a panic with an error naming K", err)
+			}
+		}()
+		h := Parameter(g, "hist", shapes.Make(dtypes.Float64, 1, 2, 2))
+		r := route.NewRouter(Parameter(g, "gains", shapes.Make(dtypes.Float64, 2, 2, 2)))
+		f.Rollout(r, model.Inputs{History: h}, 3, model.RolloutOptions{})
+	}()
+
 	// A router covering more steps than the rollout uses is fine: its extra steps are unused.
 	exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist, gains *Node) *Node {
 		return Stack(f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, 2, model.RolloutOptions{}).Preds, 1)

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -145,12 +146,22 @@ func maxAbs(x []float64) float64 {
 	return m
 }
 
-// relDiff is ‖a − b‖₂ / ‖b‖₂.
+// relDiff is ‖a − b‖₂ / ‖b‖₂ (0 when both are zero, +Inf when only b is). Callers compare it with
+// !(d >= x) or !(d <= x), so that a NaN fails both "must differ" and "must agree" checks.
 func relDiff(a, b []float64) float64 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("relDiff: lengths %d and %d", len(a), len(b)))
+	}
 	num, den := 0.0, 0.0
 	for i := range a {
 		num += (a[i] - b[i]) * (a[i] - b[i])
 		den += b[i] * b[i]
+	}
+	switch {
+	case num == 0:
+		return 0
+	case den == 0:
+		return math.Inf(1)
 	}
 	return math.Sqrt(num / den)
 }

@@ -116,7 +116,12 @@ func mapVec(x refVec, f func(float64) float64) refVec {
 }
 
 // refBlock is a residual block F applied to a whole sequence [T][Hidden] → [T][Hidden].
-type refBlock interface{ seq(xs []refVec) []refVec }
+type refBlock interface {
+	seq(xs []refVec) []refVec
+	// stepFrozen is F at one more input cur, after the inputs past were consumed by the same kind
+	// of block b0 with other parameter values (TBPTT: the recurrent state is a constant).
+	stepFrozen(b0 refBlock, past []refVec, cur refVec) refVec
+}
 
 // refMamba is one Mamba block in sequence (convolution + scan) form.
 type refMamba struct {
@@ -157,18 +162,39 @@ func newRefMamba(p refParams, l int, c model.Config) *refMamba {
 }
 
 func (b *refMamba) seq(xs []refVec) []refVec {
+	out, _ := b.run(xs, nil)
+	return out
+}
+
+// refPast is what a Mamba block remembers of the inputs before a sequence: their in-projections
+// (the convolution reaches back into them) and the SSM state after them.
+type refPast struct {
+	u []refVec
+	h []float64
+}
+
+// run applies the block to xs, continuing after past (nil: start of the sequence), and returns the
+// outputs and what it remembers at the end.
+func (b *refMamba) run(xs []refVec, past *refPast) ([]refVec, refPast) {
 	T := len(xs)
-	u, z := make([]refVec, T), make([]refVec, T)
+	var u []refVec                // in-projections of past then xs: position P+t is xs[t]
+	h := make([]float64, b.e*b.s) // SSM state [E, S]
+	if past != nil {
+		u = slices.Clone(past.u)
+		h = slices.Clone(past.h)
+	}
+	P := len(u)
+	z := make([]refVec, T)
 	for t, x := range xs {
 		n := refRMSNorm(x, b.norm)
-		u[t], z[t] = b.inX.apply(n), b.inZ.apply(n)
+		u, z[t] = append(u, b.inX.apply(n)), b.inZ.apply(n)
 	}
 	// Causal depthwise convolution over the whole sequence, zero left padding.
 	v := make([]refVec, T)
 	for t := range T {
 		c := slices.Clone(b.convB)
 		for j := range b.width {
-			src := t - b.width + 1 + j
+			src := P + t - b.width + 1 + j
 			if src < 0 {
 				continue // zero padding
 			}
@@ -179,7 +205,6 @@ func (b *refMamba) seq(xs []refVec) []refVec {
 		v[t] = mapVec(c, refSiLU)
 	}
 	// Selective scan.
-	h := make([]float64, b.e*b.s) // [E, S]
 	out := make([]refVec, T)
 	for t := range T {
 		delta := mapVec(b.dt2.apply(b.dt1.apply(v[t])), refSoftplus)
@@ -196,7 +221,15 @@ func (b *refMamba) seq(xs []refVec) []refVec {
 		}
 		out[t] = b.out.apply(y)
 	}
-	return out
+	return out, refPast{u: u, h: h}
+}
+
+// stepFrozen applies the block to cur with the memory that the block b0 (other parameter values)
+// built from the inputs past: the convolution buffer and the SSM state are constants of b0.
+func (b *refMamba) stepFrozen(b0 refBlock, past []refVec, cur refVec) refVec {
+	_, mem := b0.(*refMamba).run(past, nil)
+	out, _ := b.run([]refVec{cur}, &mem)
+	return out[0]
 }
 
 // refMLP is the MLP stepper's block, F(x) = W₂ tanh(W₁ RMSNorm(x) + b₁).
@@ -212,6 +245,10 @@ func newRefMLP(p refParams, l int, c model.Config) *refMLP {
 		up:   p.dense(sc("up"), c.Hidden, 2*c.Hidden, true),
 		out:  p.dense(sc("out"), 2*c.Hidden, c.Hidden, false),
 	}
+}
+
+func (b *refMLP) stepFrozen(_ refBlock, _ []refVec, cur refVec) refVec {
+	return b.seq([]refVec{cur})[0]
 }
 
 func (b *refMLP) seq(xs []refVec) []refVec {
@@ -253,9 +290,9 @@ func newRefForecaster(t testing.TB, f *model.Forecaster) *refForecaster {
 	return r
 }
 
-// seq maps the state sequence xs [T][D] (and drive ds [T][J], or nil) to the one-step forecasts
-// x_t + readout(z_t) for every t.
-func (r *refForecaster) seq(xs, ds []refVec) []refVec {
+// hidden returns the inputs z_ℓ of every block ℓ over the sequence xs [T][D] (with drive ds [T][J],
+// or nil), and z_L after the last block: L+1 sequences [T][Hidden].
+func (r *refForecaster) hidden(xs, ds []refVec) [][]refVec {
 	z := make([]refVec, len(xs))
 	for t, x := range xs {
 		in := slices.Clone(x)
@@ -264,23 +301,60 @@ func (r *refForecaster) seq(xs, ds []refVec) []refVec {
 		}
 		z[t] = r.readIn.apply(in)
 	}
+	zs := [][]refVec{z}
 	for _, b := range r.blocks {
 		f := b.seq(z)
+		next := make([]refVec, len(z))
 		for t := range z {
+			next[t] = slices.Clone(z[t])
 			for i := range z[t] {
-				z[t][i] += f[t][i]
+				next[t][i] += f[t][i]
 			}
 		}
+		z = next
+		zs = append(zs, z)
 	}
-	out := make([]refVec, len(xs))
-	for t := range xs {
-		delta := r.ro2.apply(mapVec(r.ro1.apply(z[t]), refSiLU))
-		out[t] = slices.Clone(xs[t])
-		for i := range out[t] {
-			out[t][i] += delta[i]
-		}
+	return zs
+}
+
+// forecast is x + readout(z).
+func (r *refForecaster) forecast(x, z refVec) refVec {
+	delta := r.ro2.apply(mapVec(r.ro1.apply(z), refSiLU))
+	out := slices.Clone(x)
+	for i := range out {
+		out[i] += delta[i]
 	}
 	return out
+}
+
+// seq maps the state sequence xs [T][D] (and drive ds [T][J], or nil) to the one-step forecasts
+// x_t + readout(z_t) for every t.
+func (r *refForecaster) seq(xs, ds []refVec) []refVec {
+	zs := r.hidden(xs, ds)
+	z := zs[len(zs)-1]
+	out := make([]refVec, len(xs))
+	for t := range xs {
+		out[t] = r.forecast(xs[t], z[t])
+	}
+	return out
+}
+
+// stepFrozen is the forecast at input x (drive d) after the inputs xs (drive ds) were consumed by
+// r0, a forecaster with other parameter values: every block's recurrent state is r0's, a constant.
+func (r *refForecaster) stepFrozen(r0 *refForecaster, xs, ds []refVec, x, d refVec) refVec {
+	past := r0.hidden(xs, ds)
+	in := slices.Clone(x)
+	if d != nil {
+		in = append(in, d...)
+	}
+	z := r.readIn.apply(in)
+	for l, b := range r.blocks {
+		f := b.stepFrozen(r0.blocks[l], past[l], z)
+		for i := range z {
+			z[i] += f[i]
+		}
+	}
+	return r.forecast(x, z)
 }
 
 // rollout is the K-step closed-loop forecast from the observed window hist [Window][D] with drive

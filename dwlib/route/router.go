@@ -114,25 +114,64 @@ func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
 // ProbeMoments differentiates the scalar probe q with every route open and reduces the two-route
 // messages of each merge to the moments (1/D_ℓ)·(d_I·d_I, d_I·d_F, d_F·d_F), summed over the batch,
 // where D_ℓ is the feature dimension of the block input (paper, App. C.3). The result has shape
-// [K, L, 3] in float64 (moments are small and summed over many entries); unbuilt merges are zero.
+// [K, L, 3] in float64; merges that were not built are zero.
+//
+// Messages of equal shape are stacked and reduced together: a handful of large ops instead of a few
+// per merge, which matters on the pure-Go backend where every op has a fixed cost. The sums run in
+// the model's dtype and are converted to float64 at the end.
 func (r *Router) ProbeMoments(q *Node) *Node {
 	dI, dF := r.Messages(q)
 	g := q.Graph()
-	rows := make([]*Node, 0, r.K*r.L)
+	var built []int // flat (k, l) indices of built merges
+	var stackI, stackF []*Node
+	sameShape := true
 	for k := range r.K {
 		for l := range r.L {
 			if dI[k][l] == nil {
-				rows = append(rows, Zeros(g, shapes.Make(dtypes.Float64, 3)))
 				continue
 			}
-			a, b := ConvertDType(dI[k][l], dtypes.Float64), ConvertDType(dF[k][l], dtypes.Float64)
-			d := a.Shape().Dimensions[a.Rank()-1]
-			inv := Scalar(g, dtypes.Float64, 1/float64(d))
-			rows = append(rows, Mul(Stack([]*Node{
-				ReduceAllSum(Mul(a, a)),
-				ReduceAllSum(Mul(a, b)),
-				ReduceAllSum(Mul(b, b)),
-			}, 0), inv))
+			if len(stackI) > 0 && !dI[k][l].Shape().Equal(stackI[0].Shape()) {
+				sameShape = false
+			}
+			built = append(built, k*r.L+l)
+			stackI, stackF = append(stackI, dI[k][l]), append(stackF, dF[k][l])
+		}
+	}
+	moments := func(a, b *Node, axes ...int) *Node {
+		d := a.Shape().Dimensions[a.Rank()-1]
+		m := Stack([]*Node{
+			ReduceSum(Mul(a, a), axes...),
+			ReduceSum(Mul(a, b), axes...),
+			ReduceSum(Mul(b, b), axes...),
+		}, -1)
+		return MulScalar(ConvertDType(m, dtypes.Float64), 1/float64(d))
+	}
+	var perMerge *Node // [len(built), 3]
+	if sameShape {
+		a, b := Stack(stackI, 0), Stack(stackF, 0)
+		axes := make([]int, a.Rank()-1)
+		for i := range axes {
+			axes[i] = i + 1
+		}
+		perMerge = moments(a, b, axes...)
+	} else {
+		rows := make([]*Node, len(stackI))
+		for i := range stackI {
+			rows[i] = moments(stackI[i], stackF[i])
+		}
+		perMerge = Stack(rows, 0)
+	}
+	if len(built) == r.K*r.L {
+		return Reshape(perMerge, r.K, r.L, 3)
+	}
+	// Scatter the built merges into a zero [K·L, 3] table.
+	rows := make([]*Node, r.K*r.L)
+	for i, idx := range built {
+		rows[idx] = Reshape(Slice(perMerge, AxisElem(i)), 3)
+	}
+	for i := range rows {
+		if rows[i] == nil {
+			rows[i] = Zeros(g, shapes.Make(dtypes.Float64, 3))
 		}
 	}
 	return Reshape(Stack(rows, 0), r.K, r.L, 3)

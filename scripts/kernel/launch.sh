@@ -25,7 +25,7 @@ SELF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 find_root() {
   local d="$1"
   while [[ -n "$d" && "$d" != "/" ]]; do
-    if [[ -f "$d/go.mod" ]] && grep -qE "^module[[:space:]]+$MODULE[[:space:]]*$" "$d/go.mod"; then
+    if [[ -f "$d/go.mod" ]] && grep -qE "^module[[:space:]]+\"?${MODULE//./\\.}\"?[[:space:]]*(//.*)?$" "$d/go.mod"; then
       echo "$d"
       return 0
     fi
@@ -45,8 +45,11 @@ if ! command -v go >/dev/null 2>&1 && [[ -n "${DWGO_GO_BIN_DIR:-}" ]]; then
 fi
 DWGO_REAL_GO="$(command -v go)" || { echo "gonb-dwgo: go not found on PATH" >&2; exit 1; }
 
+SHIM="$ROOT/scripts/kernel/shim"
+[[ -x "$SHIM/go" ]] || SHIM="$SELF_ROOT/scripts/kernel/shim"
+
 export DWGO_ROOT="$ROOT" DWGO_REAL_GO
-export PATH="$ROOT/scripts/kernel/shim:$ROOT/.tools/bin:$SELF_ROOT/.tools/bin:$PATH"
+export PATH="$SHIM:$ROOT/.tools/bin:$SELF_ROOT/.tools/bin:$PATH"
 export DW_PROFILE="${DW_PROFILE:-quick}"
 
 args=(--kernel "$1" --logtostderr)

@@ -1,0 +1,22 @@
+// Package diag holds the small, exact computations behind the teaching notebook
+// notebooks/01-method.ipynb: the route risk of Theorem 1 on a grid, the gap between clipping and
+// the true box-constrained optimum, the gains as the signal-to-noise ratio changes, the
+// route-law non-identifiability example, and a toy residual block whose backward routes can be
+// written out by hand.
+//
+// Everything here is a thin layer over dwlib/wiener (and, for the toy block, dwlib/route), so the
+// notebook's figures and tables come from tested code and its cells stay short. Nothing in this
+// package is used by training.
+//
+// Paper references (/work/shared/paper/internal-dw.tex):
+//
+//   - Eq. dual-route-jacobian: the routed backward v ↦ α·v + m·J_Fᵀv of y = x + F(x) (ToyBlock).
+//   - Theorem 1, Eq. dual-wiener-risk and oracle-internal-dw-optimum: Risk(w) = (w-1)ᵀP(w-1) +
+//     wᵀRw, w_unc = T⁻¹P1, w* = argmin over [0,1]² (RiskGrid, RiskSurface, LevelSet,
+//     Unconstrained, GainsVsSNR).
+//   - Appendix C.4: the constrained solve is not the clipped unconstrained one when routes are
+//     correlated (ClippedVsConstrained).
+//   - Section 3.3, "Route-law non-identifiability", and its proof in the appendix (Proposition
+//     "The open route law does not identify the split"): every 0 ⪯ R ⪯ T gives the same observed
+//     law N(0, T) but a different w_unc = T⁻¹(T-R)1 (NonIdentifiable, SampleCov, CrossRisk).
+package diag
