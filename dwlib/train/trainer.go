@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/internal-dw/dwgo/dwlib/calib"
@@ -155,7 +156,7 @@ func (t *Trainer) Step(b *Batch) (StepResult, error) {
 }
 
 func convert(t *tensors.Tensor) *tensors.Tensor {
-	if t.DType().String() == "Float64" {
+	if t.DType() == dtypes.Float64 {
 		return t
 	}
 	return tensors.FromScalar(float64(tensors.ToScalar[float32](t)))
