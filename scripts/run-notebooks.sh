@@ -9,8 +9,9 @@
 #               (default: $DW_PROFILE, else quick).
 #   --timeout   per-cell timeout in seconds (default: quick 1800, standard 7200,
 #               paper 86400; -1 for none).
-#   --out DIR   write executed notebooks, HTML and logs to DIR (DIR/<name>.ipynb,
-#               DIR/<name>.html, DIR/logs/) and leave notebooks/ untouched (CI).
+#   --out DIR   write executed notebooks, HTML, figures and logs to DIR (DIR/<name>.ipynb,
+#               DIR/<name>.html, DIR/figures/, DIR/logs/) and leave notebooks/ and
+#               figures/ untouched (CI, tests).
 #   --no-html   skip the HTML export.
 #   notebooks   default: every notebooks/*.ipynb, in name order.
 #
@@ -18,7 +19,8 @@
 # the original only if every cell succeeded (a failed run never clobbers the
 # committed notebook); HTML goes to notebooks/html/<name>.html (PNG figures
 # embedded as data: URIs) and logs (nbconvert + GoNB) to .tools/logs/.
-# Figures are written by the notebooks themselves to figures/ in both modes.
+# Figures are written by the notebooks themselves: to figures/ in place, to DIR/figures/ with
+# --out (through $DW_FIGURES_DIR, which the kernel passes on).
 # Exit status: 0 if all notebooks ran without a cell error, 1 otherwise.
 set -euo pipefail
 
@@ -32,7 +34,7 @@ OUT=""
 HTML=1
 NOTEBOOKS=()
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "run-notebooks: ERROR: $*" >&2; exit 2; }
 # elapsed prints the seconds since $1 (from date +%s%N) with one decimal.
 elapsed() { local ms=$((($(date +%s%N) - $1) / 1000000)); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
@@ -111,6 +113,7 @@ if [[ -n "$OUT" ]]; then
   OUT="$(cd "$OUT" && pwd)"
   HTML_DIR="$OUT"
   LOG_DIR="$OUT/logs"
+  export DW_FIGURES_DIR="${DW_FIGURES_DIR:-$OUT/figures}"
 fi
 mkdir -p "$LOG_DIR"
 ((HTML)) && mkdir -p "$HTML_DIR"

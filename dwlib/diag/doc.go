@@ -1,8 +1,13 @@
-// Package diag holds the small, exact computations behind the teaching notebook
-// notebooks/01-method.ipynb: the route risk of Theorem 1 on a grid, the gap between clipping and
-// the true box-constrained optimum, the gains as the signal-to-noise ratio changes, the
-// route-law non-identifiability example, and a toy residual block whose backward routes can be
-// written out by hand.
+// Package diag holds the small, exact computations behind the teaching notebooks, so their cells
+// only load, plot and print:
+//
+//   - notebooks/01-method.ipynb: the route risk of Theorem 1 on a grid, the gap between clipping
+//     and the true box-constrained optimum, the gains as the signal-to-noise ratio changes, the
+//     route-law non-identifiability example, and a toy residual block whose backward routes can be
+//     written out by hand;
+//   - notebooks/03-mackey-glass.ipynb (gains.go): DW gain maps over (horizon, layer) per epoch,
+//     the noise share of the route moments, per-horizon error comparisons, and what a checkpoint
+//     stores.
 //
 // Everything here is a thin layer over dwlib/wiener (and, for the toy block, dwlib/route), so the
 // notebook's figures and tables come from tested code and its cells stay short. Nothing in this

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // PrefixRisk holds the known-SNR per-horizon reliability quantities and
@@ -104,60 +105,131 @@ func DecomposePrefixRisk(signal [][]float64, noise [][][]float64) (PrefixRisk, e
 		}
 	}
 
-	r := PrefixRisk{
-		K: K, B: B, P: P,
-		Bias: make([]float64, K), Innovation: make([]float64, K), Total: make([]float64, K),
-		Direct: make([]float64, K), Closure: make([]float64, K),
-		SNR: make([]float64, K), NoiseFraction: make([]float64, K),
-		RMS: make([]float64, K), RMSRel: make([]float64, K),
+	acc, err := NewPrefixAccumulator(signal)
+	if err != nil {
+		return PrefixRisk{}, err
 	}
+	draw := make([][]float64, K)
+	for b := range B {
+		for k := range K {
+			draw[k] = noise[k][b]
+		}
+		if err := acc.AddDraw(draw); err != nil {
+			return PrefixRisk{}, err
+		}
+	}
+	return acc.Result(), nil
+}
 
+// PrefixAccumulator computes PrefixRisk one innovation draw at a time, so the caller never holds
+// all K·B noise vectors (K·B·P values; several gigabytes for a paper-sized model). Memory is
+// O(K·P). DecomposePrefixRisk is this accumulator fed with every draw in order.
+type PrefixAccumulator struct {
+	signal  [][]float64
+	tail    [][]float64 // S_K − S_k
+	r       PrefixRisk
+	noiseSq []float64 // Σ_b ||n_k^(b)||²
+	gradSq  []float64 // Σ_b ||g_k^(b)||²
+	run     []float64 // N_k^(b)
+}
+
+// NewPrefixAccumulator starts an accumulation for the conditional-mean gradients signal[k-1] = s_k
+// (all of length P, finite). The slices are kept, not copied: do not modify them meanwhile.
+func NewPrefixAccumulator(signal [][]float64) (*PrefixAccumulator, error) {
+	K := len(signal)
+	if K == 0 {
+		return nil, errors.New("eval.DecomposePrefixRisk: no horizons (len(signal)=0)")
+	}
+	P := len(signal[0])
+	if P == 0 {
+		return nil, errors.New("eval.DecomposePrefixRisk: empty parameter vector s_1")
+	}
+	for k := range K {
+		if err := checkVec(signal[k], P); err != nil {
+			return nil, fmt.Errorf("eval.DecomposePrefixRisk: s_%d: %w", k+1, err)
+		}
+	}
+	a := &PrefixAccumulator{
+		signal:  signal,
+		tail:    make([][]float64, K),
+		noiseSq: make([]float64, K),
+		gradSq:  make([]float64, K),
+		run:     make([]float64, P),
+		r: PrefixRisk{
+			K: K, P: P,
+			Bias: make([]float64, K), Innovation: make([]float64, K), Total: make([]float64, K),
+			Direct: make([]float64, K), Closure: make([]float64, K),
+			SNR: make([]float64, K), NoiseFraction: make([]float64, K),
+			RMS: make([]float64, K), RMSRel: make([]float64, K),
+		},
+	}
 	// Suffix sums T_k = S_K - S_k = sum_{j>k} s_j, so Bias_k = ||T_k||^2 and
 	// S_k + N_k - S_K = N_k - T_k.
-	tail := make([][]float64, K)
-	tail[K-1] = make([]float64, P)
+	a.tail[K-1] = make([]float64, P)
 	for k := K - 2; k >= 0; k-- {
-		tail[k] = make([]float64, P)
+		a.tail[k] = make([]float64, P)
 		for p := range P {
-			tail[k][p] = tail[k+1][p] + signal[k+1][p]
+			a.tail[k][p] = a.tail[k+1][p] + signal[k+1][p]
 		}
 	}
 	for k := range K {
-		r.Bias[k] = sqNorm(tail[k])
+		a.r.Bias[k] = sqNorm(a.tail[k])
 	}
+	return a, nil
+}
 
-	// Per-horizon quantities and prefix sums, one draw at a time.
-	noiseSq := make([]float64, K) // sum_b ||n_k^(b)||^2
-	gradSq := make([]float64, K)  // sum_b ||g_k^(b)||^2
-	run := make([]float64, P)     // N_k^(b)
-	for b := range B {
-		clear(run)
-		for k := range K {
-			n, s := noise[k][b], signal[k]
-			var nn, gg, NN, dd float64
-			for p := range P {
-				g := s[p] + n[p]
-				nn += n[p] * n[p]
-				gg += g * g
-				run[p] += n[p]
-				NN += run[p] * run[p]
-				d := run[p] - tail[k][p]
-				dd += d * d
-			}
-			noiseSq[k] += nn
-			gradSq[k] += gg
-			r.Innovation[k] += NN
-			r.Direct[k] += dd
+// AddDraw adds one innovation draw: noise[k-1] = n_k^(b) for k = 1..K, the same future-noise
+// realisation at every horizon.
+func (a *PrefixAccumulator) AddDraw(noise [][]float64) error {
+	K, P := a.r.K, a.r.P
+	if len(noise) != K {
+		return fmt.Errorf("eval.DecomposePrefixRisk: draw %d has %d horizons, want K=%d", a.r.B+1, len(noise), K)
+	}
+	for k := range K {
+		if err := checkVec(noise[k], P); err != nil {
+			return fmt.Errorf("eval.DecomposePrefixRisk: n_%d^(%d): %w", k+1, a.r.B+1, err)
 		}
 	}
+	clear(a.run)
+	for k := range K {
+		n, s := noise[k], a.signal[k]
+		var nn, gg, NN, dd float64
+		for p := range P {
+			g := s[p] + n[p]
+			nn += n[p] * n[p]
+			gg += g * g
+			a.run[p] += n[p]
+			NN += a.run[p] * a.run[p]
+			d := a.run[p] - a.tail[k][p]
+			dd += d * d
+		}
+		a.noiseSq[k] += nn
+		a.gradSq[k] += gg
+		a.r.Innovation[k] += NN
+		a.r.Direct[k] += dd
+	}
+	a.r.B++
+	return nil
+}
 
-	fb := float64(B)
+// Draws is the number of draws added so far.
+func (a *PrefixAccumulator) Draws() int { return a.r.B }
+
+// Result returns the decomposition over the draws added so far (at least one).
+func (a *PrefixAccumulator) Result() PrefixRisk {
+	K, P := a.r.K, a.r.P
+	r := a.r
+	r.Bias, r.Innovation, r.Direct = slices.Clone(a.r.Bias), slices.Clone(a.r.Innovation), slices.Clone(a.r.Direct)
+	r.Total, r.Closure = make([]float64, K), make([]float64, K)
+	r.SNR, r.NoiseFraction, r.RMS, r.RMSRel = make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K)
+	r.KStarGrad = 0
+	fb := float64(r.B)
 	for k := range K {
 		r.Innovation[k] /= fb
 		r.Direct[k] /= fb
 		r.Total[k] = r.Bias[k] + r.Innovation[k]
-		meanNoise, meanGrad := noiseSq[k]/fb, gradSq[k]/fb
-		r.SNR[k] = sqNorm(signal[k]) / meanNoise
+		meanNoise, meanGrad := a.noiseSq[k]/fb, a.gradSq[k]/fb
+		r.SNR[k] = sqNorm(a.signal[k]) / meanNoise
 		r.NoiseFraction[k] = meanNoise / meanGrad
 		r.RMS[k] = math.Sqrt(meanGrad / float64(P))
 		if r.Total[k] < r.Total[r.KStarGrad] {
@@ -175,7 +247,7 @@ func DecomposePrefixRisk(signal [][]float64, noise [][][]float64) (PrefixRisk, e
 		}
 		r.MaxClosure = math.Max(r.MaxClosure, r.Closure[k])
 	}
-	return r, nil
+	return r
 }
 
 // checkVec verifies a parameter vector's length and finiteness.

@@ -19,6 +19,7 @@ type Trainer struct {
 	cfg   Config
 	model *model.Forecaster
 	ctrl  *calib.Controller // DW only
+	src   *rand.PCG         // state of rng, saved in checkpoints
 	rng   *rand.Rand        // probe signs and JReg directions
 	task  *context.Exec     // step without probes
 	probe *context.Exec     // DW calibration step (task + both probes)
@@ -40,7 +41,8 @@ func NewTrainer(bk backends.Backend, f *model.Forecaster, cfg Config) (*Trainer,
 		return nil, err
 	}
 	mc := f.Config()
-	t := &Trainer{cfg: cfg, model: f, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7472616e))}
+	src := rand.NewPCG(cfg.Seed, 0x7472616e)
+	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src)}
 	opt := newAdam(cfg)
 	hasDrive := mc.DriveDim > 0
 	var err error

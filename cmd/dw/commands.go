@@ -1,0 +1,321 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/internal-dw/dwgo/dwlib/backend"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/kernelext"
+)
+
+// stdout is where results go (progress and logs go to stderr); tests replace it.
+var stdout io.Writer = os.Stdout
+
+func newFlags(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet("dw "+name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: dw %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	return nil
+}
+
+// runFlags are the flags shared by train, config, sweep and table.
+type runFlags struct {
+	profile, runs, cache, ett string
+	resume, force             bool
+}
+
+func (r *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&r.profile, "profile", experiment.Quick, "run size: "+strings.Join(experiment.Profiles(), ", "))
+	fs.StringVar(&r.runs, "runs", "", "root of the run directories (default <repo>/data/runs)")
+	fs.StringVar(&r.cache, "cache", "", "cache of generated trajectories (default <repo>/data/cache)")
+	fs.StringVar(&r.ett, "ett", "", "directory of ETTm1.csv.gz and ETTm2.csv.gz (default <repo>/../shared/data/ett)")
+}
+
+func (r *runFlags) registerResume(fs *flag.FlagSet) {
+	fs.BoolVar(&r.resume, "resume", false, "continue interrupted runs from their last epoch checkpoint")
+	fs.BoolVar(&r.force, "force", false, "discard existing results and checkpoints and start over")
+}
+
+func (r *runFlags) options() experiment.Options {
+	return experiment.Options{RunsDir: r.runs, Resume: r.resume, Force: r.force, DataCache: r.cache, ETTDir: r.ett}
+}
+
+func cmdList(args []string) error {
+	fs := newFlags("list", "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "testbeds:", strings.Join(experiment.Testbeds(), ", "))
+	fmt.Fprintln(stdout, "methods: ", strings.Join(experiment.Methods(), ", "))
+	fmt.Fprintln(stdout, "profiles:", strings.Join(experiment.Profiles(), ", "))
+	fmt.Fprintln(stdout, "presets: ", strings.Join(experiment.PresetNames(), ", "))
+	fmt.Fprintln(stdout, "backend: ", backend.Config(), "(set $"+backend.EnvVar+" to change)")
+	return nil
+}
+
+// oneRun parses the flags that select a single run.
+func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, runFlags, *int, error) {
+	fs := newFlags(name, "-testbed T -method M [-seed S] [-K K] [-profile P] [-config FILE] [flags]")
+	var rf runFlags
+	rf.register(fs)
+	if withResume {
+		rf.registerResume(fs)
+	}
+	testbed := fs.String("testbed", "", "testbed: "+strings.Join(experiment.Testbeds(), ", "))
+	method := fs.String("method", "", "method: "+strings.Join(experiment.Methods(), ", "))
+	seed := fs.Uint64("seed", 0, "experimental seed (split, initialisation, sampling)")
+	K := fs.Int("K", 0, "training horizon (0: the profile's K for the testbed)")
+	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
+	stopAfter := new(int)
+	if withResume {
+		fs.IntVar(stopAfter, "stop-after", 0, "stop after this many epochs in this call (checkpoint kept; -resume continues)")
+	}
+	if err := parse(fs, args); err != nil {
+		return experiment.RunConfig{}, rf, nil, err
+	}
+	if *cfgFile != "" {
+		if *testbed != "" || *method != "" {
+			return experiment.RunConfig{}, rf, nil, usageError{errors.New("-config replaces -testbed/-method/-seed/-K/-profile; give one or the other")}
+		}
+		c, err := experiment.ReadConfig(*cfgFile)
+		return c, rf, stopAfter, err
+	}
+	if *testbed == "" || *method == "" {
+		return experiment.RunConfig{}, rf, nil, usageError{errors.New("-testbed and -method are required (dw list shows the valid names)")}
+	}
+	c, err := experiment.Resolve(rf.profile, *testbed, *method, *seed, *K)
+	return c, rf, stopAfter, err
+}
+
+func cmdConfig(args []string) error {
+	c, _, _, err := oneRun("config", args, false)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n", c.JSON())
+	return nil
+}
+
+func cmdTrain(args []string) error {
+	c, rf, stopAfter, err := oneRun("train", args, true)
+	if err != nil {
+		return err
+	}
+	opt := rf.options()
+	opt.StopAfter = *stopAfter
+	opt.Reporter = kernelext.NewReporter()
+	opt.Log = os.Stderr
+	dir, err := opt.Dir(c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
+	r, err := experiment.Run(c, opt)
+	if err != nil {
+		if errors.Is(err, experiment.ErrExists) {
+			return fmt.Errorf("%w (pass -resume to continue it or -force to start over)", err)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins); best epoch %d of %d (val %.5f, stopped: %s); %.2f s/epoch; %s\n",
+		c.Name(), r.Test.RelL2, c.HEval, r.Test.Units, r.Test.Origins, r.BestEpoch, len(r.Epochs), r.BestVal, r.StopReason,
+		r.SecondsPerEpoch, filepath.Join(dir, experiment.ResultFile))
+	return nil
+}
+
+func cmdEval(args []string) error {
+	fs := newFlags("eval", "-run DIR [-H H] [-origins N]")
+	dir := fs.String("run", "", "run directory (holding config.json and best.ckpt)")
+	H := fs.Int("H", 0, "evaluation horizon (0: the run's ceil(1.5 K))")
+	origins := fs.Int("origins", 0, "at most this many origins per test unit (0: the run's, 64)")
+	curve := fs.Bool("curve", false, "also print the per-horizon rel-L2")
+	cache := fs.String("cache", "", "cache of generated trajectories (default <repo>/data/cache)")
+	ett := fs.String("ett", "", "directory of the ETT files (default <repo>/../shared/data/ett)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageError{errors.New("-run is required")}
+	}
+	c, s, err := experiment.EvaluateRun(*dir, *H, *origins, experiment.Options{DataCache: *cache, ETTDir: *ett})
+	if err != nil {
+		return err
+	}
+	if *H == 0 {
+		*H = c.HEval
+	}
+	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins)\n", c.Name(), s.RelL2, *H, s.Units, s.Origins)
+	if *curve {
+		for h, v := range s.PerHorizon {
+			fmt.Fprintf(stdout, "%d\t%.6f\n", h+1, v)
+		}
+	}
+	return nil
+}
+
+// gridFlags selects the jobs of sweep and table.
+type gridFlags struct {
+	preset, testbeds, methods, seeds, ks string
+}
+
+func (g *gridFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
+	fs.StringVar(&g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
+	fs.StringVar(&g.methods, "methods", "", "comma-separated methods (grid)")
+	fs.StringVar(&g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
+	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
+}
+
+func (g *gridFlags) jobs() ([]experiment.Job, error) {
+	if g.preset != "" {
+		if g.testbeds != "" || g.methods != "" {
+			return nil, usageError{errors.New("-preset replaces -testbeds/-methods; give one or the other")}
+		}
+		return experiment.Preset(g.preset)
+	}
+	if g.testbeds == "" || g.methods == "" {
+		return nil, usageError{errors.New("give -preset, or -testbeds and -methods")}
+	}
+	grid := experiment.Grid{Testbeds: splitList(g.testbeds), Methods: splitList(g.methods)}
+	for _, s := range splitList(g.seeds) {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("-seeds: %q is not a seed", s)}
+		}
+		grid.Seeds = append(grid.Seeds, v)
+	}
+	for _, s := range splitList(g.ks) {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			return nil, usageError{fmt.Errorf("-K: %q is not a horizon", s)}
+		}
+		grid.Ks = append(grid.Ks, v)
+	}
+	return grid.Jobs(), nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (g *gridFlags) label() string {
+	if g.preset != "" {
+		return g.preset
+	}
+	return "grid"
+}
+
+func cmdSweep(args []string) error {
+	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [flags]")
+	var rf runFlags
+	var gf gridFlags
+	rf.register(fs)
+	rf.registerResume(fs)
+	gf.register(fs)
+	plan := fs.Bool("plan", false, "only list the runs and their planned minibatches")
+	save := fs.Bool("save", false, "also write the table to data/results/<profile>-<preset>.md")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	jobs, err := gf.jobs()
+	if err != nil {
+		return err
+	}
+	cfgs, err := experiment.ResolveJobs(rf.profile, jobs)
+	if err != nil {
+		return err
+	}
+	if *plan {
+		total := 0
+		for _, c := range cfgs {
+			n := experiment.PlannedBatches(c)
+			total += n
+			fmt.Fprintf(stdout, "%-40s %6d minibatches of %d windows (K=%d, %d epochs)\n", c.Name(), n, c.Train.BatchSize, c.Train.K, c.Fit.Epochs)
+		}
+		fmt.Fprintf(stdout, "%d runs, %d minibatches at most\n", len(cfgs), total)
+		return nil
+	}
+	opt := rf.options()
+	opt.Reporter = kernelext.NewReporter()
+	start := time.Now()
+	outs, err := experiment.Sweep(rf.profile, jobs, opt)
+	if err != nil {
+		return err
+	}
+	rs, failed := experiment.Results(outs)
+	table := experiment.Summarize(rs).Markdown()
+	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
+	if *save && len(rs) > 0 {
+		if err := saveTable(rf.profile, gf.label(), table, rs); err != nil {
+			return err
+		}
+	}
+	return failed
+}
+
+func cmdTable(args []string) error {
+	fs := newFlags("table", "-profile P (-preset NAME | grid flags)")
+	var rf runFlags
+	var gf gridFlags
+	rf.register(fs)
+	gf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	jobs, err := gf.jobs()
+	if err != nil {
+		return err
+	}
+	cfgs, err := experiment.ResolveJobs(rf.profile, jobs)
+	if err != nil {
+		return err
+	}
+	var rs []*experiment.Result
+	var missing []string
+	for _, c := range cfgs {
+		dir, err := rf.options().Dir(c)
+		if err != nil {
+			return err
+		}
+		r, err := experiment.ReadResult(filepath.Join(dir, experiment.ResultFile))
+		if err != nil {
+			missing = append(missing, c.Name())
+			continue
+		}
+		rs = append(rs, r)
+	}
+	fmt.Fprint(stdout, experiment.Summarize(rs).Markdown())
+	if len(missing) > 0 {
+		return fmt.Errorf("%d of %d runs have no result yet: %s", len(missing), len(cfgs), strings.Join(missing, ", "))
+	}
+	return nil
+}

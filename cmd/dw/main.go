@@ -1,0 +1,76 @@
+// Command dw trains, evaluates and sweeps Internal-DW forecasting runs.
+//
+//	dw list                                       testbeds, methods, profiles and presets
+//	dw config -testbed T -method M [-seed S] [-K K] [-profile P]
+//	                                              print a run's full configuration (JSON)
+//	dw train  -testbed T -method M [-seed S] [-K K] [-profile P] [-config FILE]
+//	          [-resume] [-force] [-stop-after N]  train one run, evaluate it, write result.json
+//	dw eval   -run DIR [-H H] [-origins N]        evaluate a run's best checkpoint on its test split
+//	dw sweep  -profile P (-preset NAME | -testbeds a,b -methods x,y -seeds 0,1,2 [-K 32,64])
+//	          [-resume] [-plan] [-save]           run a grid and print its table
+//	dw table  -profile P (-preset NAME | grid flags)
+//	                                              print the table of finished runs
+//
+// Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (result.json, last.ckpt,
+// best.ckpt); -runs changes the root. The backend is pure Go unless $GOMLX_BACKEND says otherwise
+// (see environment.md). Long work shows a progress bar with ETA on the terminal (log lines when
+// stderr is not a terminal).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+)
+
+// usageError marks errors in the command line (exit status 2).
+type usageError struct{ error }
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "dw:", err)
+		var ue usageError
+		if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var commands = []struct {
+	name, help string
+	run        func(args []string) error
+}{
+	{"list", "list testbeds, methods, profiles and presets", cmdList},
+	{"config", "print a run's full configuration as JSON", cmdConfig},
+	{"train", "train and evaluate one run", cmdTrain},
+	{"eval", "evaluate a run's best checkpoint on its test split", cmdEval},
+	{"sweep", "run a grid of runs and print the table", cmdSweep},
+	{"table", "print the table of finished runs", cmdTable},
+}
+
+func run(args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return usageError{errors.New("no command")}
+		}
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:])
+		}
+	}
+	usage()
+	return usageError{fmt.Errorf("unknown command %q", args[0])}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: dw <command> [flags]   (dw <command> -h for its flags)")
+	fmt.Fprintln(os.Stderr, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(os.Stderr, "  %-7s %s\n", c.name, c.help)
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/internal-dw/dwgo/dwlib/backend"
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// runSummary is one run's line in data/results/<profile>-<label>.json: small enough to commit.
+type runSummary struct {
+	Run             string    `json:"run"`
+	TestRelL2       float64   `json:"test_rel_l2"`
+	PerHorizon      []float64 `json:"test_per_horizon"`
+	BestEpoch       int       `json:"best_epoch"`
+	Epochs          int       `json:"epochs"`
+	BestVal         float64   `json:"best_val"`
+	SecondsPerEpoch float64   `json:"seconds_per_epoch"`
+	WallSeconds     float64   `json:"wall_seconds"`
+	Parameters      int       `json:"parameters"`
+}
+
+// saveTable writes the sweep's table (Markdown) and per-run summaries (JSON) under data/results.
+func saveTable(profile, label, table string, rs []*experiment.Result) error {
+	root, err := data.FindRepoRoot("")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(root, "data", "results")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	base := filepath.Join(dir, fmt.Sprintf("%s-%s", profile, label))
+	header := fmt.Sprintf("# dw sweep -profile %s -preset %s\n\nWritten %s by `dw sweep -save` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch.\n\n",
+		profile, label, time.Now().UTC().Format("2006-01-02"), backend.Config())
+	if err := os.WriteFile(base+".md", []byte(header+table), 0o644); err != nil {
+		return err
+	}
+	var runs []runSummary
+	for _, r := range rs {
+		runs = append(runs, runSummary{Run: r.Config.Name(), TestRelL2: r.Test.RelL2, PerHorizon: r.Test.PerHorizon,
+			BestEpoch: r.BestEpoch, Epochs: len(r.Epochs), BestVal: r.BestVal, SecondsPerEpoch: r.SecondsPerEpoch,
+			WallSeconds: r.WallSeconds, Parameters: r.Parameters})
+	}
+	b, err := json.MarshalIndent(runs, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(base+".json", append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "dw: wrote %s.md and %s.json\n", base, base)
+	return nil
+}

@@ -1,0 +1,183 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/train"
+)
+
+// DataConfig selects the testbed's data. Zero sizes mean the testbed's defaults (App. F.1).
+type DataConfig struct {
+	NumTraj    int     `json:"num_traj,omitempty"`    // synthetic trajectories (40; known-SNR 100)
+	Length     int     `json:"length,omitempty"`      // trajectory length (2048) or ETT unit length (256)
+	DriveScale float64 `json:"drive_scale,omitempty"` // driven-mg λ_D (.08)
+	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
+	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
+}
+
+// ModelConfig is model.Config without the data-dependent dimensions, with the dtype as a name.
+type ModelConfig struct {
+	Kind      string `json:"kind"`
+	Hidden    int    `json:"hidden"`
+	Layers    int    `json:"layers"`
+	SSMState  int    `json:"ssm_state"`
+	ConvWidth int    `json:"conv_width"`
+	Expand    int    `json:"expand"`
+	Window    int    `json:"window"`
+	BurnIn    int    `json:"burn_in"`
+	DType     string `json:"dtype"`
+}
+
+// RunConfig is everything that determines a run's numbers.
+type RunConfig struct {
+	Profile     string          `json:"profile"`
+	Testbed     string          `json:"testbed"`
+	Seed        uint64          `json:"seed"`
+	Data        DataConfig      `json:"data"`
+	Model       ModelConfig     `json:"model"`
+	Train       train.Config    `json:"train"`
+	Fit         train.FitConfig `json:"fit"`
+	EvalOrigins int             `json:"eval_origins"` // at most this many test origins per unit (64)
+	HEval       int             `json:"h_eval"`       // evaluation horizon, ceil(1.5 K)
+}
+
+// Methods lists the training methods (train.Methods).
+func Methods() []string { return slices.Clone(train.Methods) }
+
+// Testbeds lists the testbeds (data.Names).
+func Testbeds() []string { return data.Names() }
+
+// Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>.
+func (c RunConfig) Name() string {
+	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, c.Train.Method, c.Train.K, c.Seed)
+}
+
+// JSON is the run configuration as indented JSON.
+func (c RunConfig) JSON() []byte {
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return b
+}
+
+// dataOptions converts to data.Options for the run's seed.
+func (c RunConfig) dataOptions() data.Options {
+	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale}
+}
+
+// modelConfig completes the model configuration with the dataset's dimensions.
+func (c RunConfig) modelConfig(stateDim, driveDim int) (model.Config, error) {
+	dt, err := parseDType(c.Model.DType)
+	if err != nil {
+		return model.Config{}, err
+	}
+	m := c.Model
+	return model.Config{Kind: m.Kind, StateDim: stateDim, DriveDim: driveDim, Hidden: m.Hidden, Layers: m.Layers,
+		SSMState: m.SSMState, ConvWidth: m.ConvWidth, Expand: m.Expand, Window: m.Window, BurnIn: m.BurnIn,
+		DType: dt, Seed: c.Seed}, nil
+}
+
+func parseDType(s string) (dtypes.DType, error) {
+	switch strings.ToLower(s) {
+	case "float32", "":
+		return dtypes.Float32, nil
+	case "float64":
+		return dtypes.Float64, nil
+	}
+	return dtypes.InvalidDType, fmt.Errorf("experiment: model dtype %q, want float32 or float64", s)
+}
+
+// unitLength is the length of the testbed's units under this configuration.
+func (c RunConfig) unitLength() int {
+	if c.Data.Length > 0 {
+		return c.Data.Length
+	}
+	if strings.HasPrefix(c.Testbed, "ett") {
+		return data.ETTUnitLen
+	}
+	return 2048
+}
+
+// Validate checks names and sizes before any work starts: an unknown testbed or method is refused
+// with the valid names, and a K (or evaluation horizon) too long for the units is refused with
+// the sizes involved.
+func (c RunConfig) Validate() error {
+	if !slices.Contains(Testbeds(), c.Testbed) {
+		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s", c.Testbed, strings.Join(Testbeds(), ", "))
+	}
+	if !slices.Contains(Methods(), c.Train.Method) {
+		return fmt.Errorf("experiment: unknown method %q; valid methods: %s", c.Train.Method, strings.Join(Methods(), ", "))
+	}
+	if !validName(c.Profile) {
+		return fmt.Errorf("experiment: profile name %q must be non-empty and use only a-z, 0-9, '-' and '_' (it names the run directory)", c.Profile)
+	}
+	if err := c.Train.Defaults().Validate(); err != nil {
+		return err
+	}
+	if err := c.Fit.Defaults().Validate(); err != nil {
+		return err
+	}
+	if _, err := c.modelConfig(1, 0); err != nil {
+		return err
+	}
+	if mc, _ := c.modelConfig(1, 0); mc.Validate() != nil {
+		return mc.Validate()
+	}
+	if c.HEval != eval.HEval(c.Train.K) {
+		return fmt.Errorf("experiment: HEval = %d, want ceil(1.5 K) = %d", c.HEval, eval.HEval(c.Train.K))
+	}
+	if c.EvalOrigins < 1 {
+		return fmt.Errorf("experiment: EvalOrigins = %d, must be >= 1", c.EvalOrigins)
+	}
+	n := c.unitLength()
+	need := c.Model.BurnIn + c.Model.Window + c.HEval
+	if need > n {
+		return fmt.Errorf("experiment: K = %d is too long for %s: burn-in %d + window %d + evaluation horizon ceil(1.5K) = %d needs %d steps, but units have %d",
+			c.Train.K, c.Testbed, c.Model.BurnIn, c.Model.Window, c.HEval, need, n)
+	}
+	return nil
+}
+
+// validName reports whether s can name a directory level: [a-z0-9_-]+.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadConfig reads a RunConfig from JSON (as printed by "dw config"), refusing unknown fields,
+// and validates it. Its profile field may be any name: it only names the run directory.
+func ReadConfig(path string) (RunConfig, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return RunConfig{}, err
+	}
+	var c RunConfig
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return RunConfig{}, fmt.Errorf("experiment: %s: %w", path, err)
+	}
+	c.Train = c.Train.Defaults()
+	c.Fit = c.Fit.Defaults()
+	if c.HEval == 0 {
+		c.HEval = eval.HEval(c.Train.K)
+	}
+	if err := c.Validate(); err != nil {
+		return RunConfig{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,190 @@
+package experiment
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestResolveRefusesBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		profile, testbed, method string
+		K                        int
+		want                     string
+	}{
+		{"quick", "lorenz", "dw", 0, `unknown testbed "lorenz"; valid testbeds: known-snr, mackey-glass`},
+		{"quick", "mackey-glass", "magic", 0, `unknown method "magic"; valid methods: full, clip, jreg, tbptt, static, dw`},
+		{"huge", "mackey-glass", "dw", 0, `unknown profile "huge"; valid profiles: quick, standard, paper`},
+		// quick units have 96 steps: burn-in 4 + window 4 + ceil(1.5·60) = 98 > 96.
+		{"quick", "mackey-glass", "dw", 60, "K = 60 is too long for mackey-glass: burn-in 4 + window 4 + evaluation horizon ceil(1.5K) = 90 needs 98 steps, but units have 96"},
+		{"paper", "ettm1", "full", 200, "needs 348 steps, but units have 256"},
+		{"quick", "mackey-glass", "dw", -3, "K = -3"},
+	} {
+		_, err := Resolve(tc.profile, tc.testbed, tc.method, 0, tc.K)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Resolve(%q, %q, %q, K=%d) = %v, want an error containing %q", tc.profile, tc.testbed, tc.method, tc.K, err, tc.want)
+		}
+	}
+}
+
+func TestPaperProfileIsThePaper(t *testing.T) {
+	for _, tc := range []struct {
+		testbed, method string
+		check           func(RunConfig) bool
+		what            string
+	}{
+		{"mackey-glass", "dw", func(c RunConfig) bool {
+			return c.Model.Hidden == 128 && c.Model.Layers == 4 && c.Model.SSMState == 16 && c.Model.ConvWidth == 4 &&
+				c.Model.Expand == 2 && c.Model.Window == 16 && c.Model.BurnIn == 32 && c.Train.K == 32 && c.HEval == 48 &&
+				c.Train.LR == 1e-4 && c.Train.WeightDecay == 1e-4 && c.Train.BatchSize == 32 && c.Train.ClipNorm == 1 &&
+				c.Train.Warmup == 8 && c.Train.Period == 4 && c.Train.Sampler == "generic" &&
+				c.Fit.Epochs == 100 && c.Fit.Patience == 20 && c.Fit.StartsPerUnit == 16 && c.EvalOrigins == 64
+		}, "Mamba-128, K 32, LR 1e-4/32, W/C 8/4, 100 epochs, patience 20, 16 starts, 64 origins"},
+		{"ettm1", "tbptt", func(c RunConfig) bool { return c.Train.K == 64 && c.HEval == 96 && c.Train.Segment == 32 }, "ETT K 64, TBPTT 32"},
+		{"ettm1", "clip", func(c RunConfig) bool { return c.Train.ClipNorm == 0.3 }, "ETTm1 clip .3"},
+		{"narma5", "clip", func(c RunConfig) bool { return c.Train.ClipNorm == 0.1 }, "NARMA clip .1"},
+		{"mackey-glass", "jreg", func(c RunConfig) bool { return c.Train.JRegCoef == 1 && c.Train.JRegEps == 1e-3 }, "MG JReg 1.0, eps 1e-3"},
+		{"ettm1", "static", func(c RunConfig) bool { return c.Train.StaticGain == 0.3 }, "ETTm1 static .3"},
+		{"known-snr", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 4 }, "known-SNR TBPTT 4"},
+		{"driven-mg", "full", func(c RunConfig) bool { return c.Data.DriveScale == 0.08 }, "driven MG λ_D .08"},
+	} {
+		c, err := Resolve(Paper, tc.testbed, tc.method, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.check(c) {
+			t.Errorf("paper %s %s is not %s:\n%s", tc.testbed, tc.method, tc.what, c.JSON())
+		}
+	}
+	c, _ := Resolve(Quick, "mackey-glass", "tbptt", 0, 0)
+	if c.Train.K != 8 || c.Train.Segment != 2 {
+		t.Errorf("quick TBPTT keeps the segment's fraction of K: K=%d segment=%d, want 8 and 2", c.Train.K, c.Train.Segment)
+	}
+}
+
+func quickOptions(t *testing.T) Options {
+	t.Helper()
+	return Options{RunsDir: t.TempDir(), DataCache: t.TempDir()}
+}
+
+func TestRunWritesResultAndReusesIt(t *testing.T) {
+	cfg, err := Resolve(Quick, "driven-mg", "dw", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := quickOptions(t)
+	r, err := Run(cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Epochs) != cfg.Fit.Epochs || len(r.Test.PerHorizon) != cfg.HEval || r.Test.Units != 2 {
+		t.Fatalf("result: %d epochs, %d horizons, %d units", len(r.Epochs), len(r.Test.PerHorizon), r.Test.Units)
+	}
+	mean := 0.0
+	for _, v := range r.Test.PerHorizon {
+		mean += v / float64(len(r.Test.PerHorizon))
+	}
+	if math.Abs(mean-r.Test.RelL2) > 1e-12 {
+		t.Errorf("rel-L2 %v is not the mean of its per-horizon curve %v", r.Test.RelL2, mean)
+	}
+	if r.Epochs[len(r.Epochs)-1].Gains == nil || len(r.RouteT) != cfg.Train.K*cfg.Model.Layers {
+		t.Error("DW result lacks its gains or route moments")
+	}
+	dir, _ := opt.Dir(cfg)
+	for _, f := range []string{ResultFile, CheckpointFile, BestFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	again, err := Run(cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.WallSeconds != r.WallSeconds || again.Test.RelL2 != r.Test.RelL2 {
+		t.Error("a finished run was repeated instead of read back")
+	}
+	// Without its result, the directory still has a checkpoint: refused unless resumed.
+	if err := os.Remove(filepath.Join(dir, ResultFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(cfg, opt); !errors.Is(err, ErrExists) {
+		t.Errorf("run over a checkpoint without Resume: %v, want ErrExists", err)
+	}
+	opt.Resume = true
+	back, err := Run(cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Test.RelL2 != r.Test.RelL2 || back.ResumedAt != cfg.Fit.Epochs {
+		t.Errorf("resuming a finished run: test %v (want %v), resumed at %d", back.Test.RelL2, r.Test.RelL2, back.ResumedAt)
+	}
+}
+
+// TestStopAndResume: a run stopped after one epoch and resumed ends with exactly the numbers of
+// an uninterrupted run.
+func TestStopAndResume(t *testing.T) {
+	cfg, err := Resolve(Quick, "mackey-glass", "dw", 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Fit.Epochs = 3
+	cache := t.TempDir()
+	whole, err := Run(cfg, Options{RunsDir: t.TempDir(), DataCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{RunsDir: t.TempDir(), DataCache: cache, StopAfter: 1}
+	if _, err := Run(cfg, opt); !errors.Is(err, ErrStopped) {
+		t.Fatalf("StopAfter 1: %v, want ErrStopped", err)
+	}
+	opt.Resume = true
+	opt.StopAfter = 0
+	resumed, err := Run(cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.ResumedAt != 1 {
+		t.Errorf("ResumedAt = %d, want 1", resumed.ResumedAt)
+	}
+	if resumed.Test.RelL2 != whole.Test.RelL2 || resumed.BestEpoch != whole.BestEpoch {
+		t.Errorf("resumed run: test %v best epoch %d; uninterrupted: %v, %d", resumed.Test.RelL2, resumed.BestEpoch, whole.Test.RelL2, whole.BestEpoch)
+	}
+	for i := range whole.Epochs {
+		if whole.Epochs[i].ValLoss != resumed.Epochs[i].ValLoss {
+			t.Errorf("epoch %d validation: %v vs %v", i+1, whole.Epochs[i].ValLoss, resumed.Epochs[i].ValLoss)
+		}
+	}
+}
+
+func TestSweepAndSummary(t *testing.T) {
+	jobs := Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full", "dw"}, Seeds: []uint64{0, 1}}.Jobs()
+	outs, err := Sweep(Quick, jobs, quickOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Results(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(rs)
+	if len(s.Rows) != 2 || len(s.Paired) != 1 || s.Paired[0].Diff.N != 2 {
+		t.Fatalf("summary: %d rows, %d paired", len(s.Rows), len(s.Paired))
+	}
+	p := s.Paired[0]
+	want := (rs[0].Test.RelL2 - rs[2].Test.RelL2 + rs[1].Test.RelL2 - rs[3].Test.RelL2) / 2 // dw s0,s1 − full s0,s1 (sorted by name)
+	if math.Abs(p.Diff.Mean-want) > 1e-12 {
+		t.Errorf("paired mean %v, want %v", p.Diff.Mean, want)
+	}
+	md := s.Markdown()
+	for _, w := range []string{"| mackey-glass | full | 2 |", "| mackey-glass | dw | 2 |", "1.0541 ± 0.0044", "-0.05446"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("table lacks %q:\n%s", w, md)
+		}
+	}
+	if _, err := Sweep(Quick, []Job{{Testbed: "mackey-glass", Method: "nope"}}, quickOptions(t)); err == nil {
+		t.Error("a sweep with an unknown method started")
+	}
+}

@@ -1,0 +1,106 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/train"
+	"github.com/internal-dw/dwgo/dwlib/wiener"
+)
+
+// resultVersion is bumped when Result's layout changes.
+const resultVersion = 1
+
+// TestScore is eq. (8) on the test split for the minimum-validation parameters.
+type TestScore struct {
+	RelL2      float64   `json:"rel_l2"`
+	PerHorizon []float64 `json:"per_horizon"` // h = 1..HEval
+	PerUnit    []float64 `json:"per_unit"`
+	Units      int       `json:"units"`
+	Origins    int       `json:"origins"` // total over units
+}
+
+// Result is what a run writes to result.json.
+type Result struct {
+	Version    int                 `json:"version"`
+	Config     RunConfig           `json:"config"`
+	Model      string              `json:"model"`
+	Parameters int                 `json:"parameters"`
+	Backend    string              `json:"backend"`
+	Epochs     []train.EpochRecord `json:"epochs"`
+	BestEpoch  int                 `json:"best_epoch"`
+	BestVal    float64             `json:"best_val"`
+	StopReason string              `json:"stop_reason"` // "epochs" or "patience"
+	Test       TestScore           `json:"test"`
+	// SecondsPerEpoch is the median training-loop time per epoch (no validation, no I/O), the
+	// paper's timing convention without its warm-up epoch when there are more than two epochs.
+	SecondsPerEpoch float64              `json:"seconds_per_epoch"`
+	WallSeconds     float64              `json:"wall_seconds"`           // this process, data to result (a resumed run counts only its own part)
+	ResumedAt       int                  `json:"resumed_at"`             // epochs already done when this process started (0: fresh)
+	GainHistory     []calib.HistoryEntry `json:"gain_history,omitempty"` // DW: gains at every change (latest 256)
+	// RouteT, RouteR and RouteP are the DW controller's final committed route moments, [K][L] flat.
+	RouteT []wiener.Sym2 `json:"route_T,omitempty"`
+	RouteR []wiener.Sym2 `json:"route_R,omitempty"`
+	RouteP []wiener.Sym2 `json:"route_P,omitempty"`
+}
+
+// medianTrainSeconds is the median epoch time, skipping the first (compilation) epoch when more
+// than two epochs ran.
+func medianTrainSeconds(eps []train.EpochRecord) float64 {
+	var xs []float64
+	for i, e := range eps {
+		if i == 0 && len(eps) > 2 {
+			continue
+		}
+		xs = append(xs, e.TrainSeconds)
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 1 {
+		return xs[n/2]
+	} else {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+}
+
+// WriteResult writes r as indented JSON, atomically.
+func WriteResult(path string, r *Result) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("experiment: encoding result: %w", err)
+	}
+	return writeFileAtomic(path, append(b, '\n'))
+}
+
+// ReadResult reads and checks a result file: it must decode with no unknown field, have this
+// version, and hold a finite test score with one value per horizon.
+func ReadResult(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("experiment: %s is not a valid result: %w", path, err)
+	}
+	switch {
+	case r.Version != resultVersion:
+		return nil, fmt.Errorf("experiment: %s has result version %d, want %d", path, r.Version, resultVersion)
+	case math.IsNaN(r.Test.RelL2) || math.IsInf(r.Test.RelL2, 0) || r.Test.RelL2 < 0:
+		return nil, fmt.Errorf("experiment: %s: test rel_l2 = %v", path, r.Test.RelL2)
+	case len(r.Test.PerHorizon) != r.Config.HEval:
+		return nil, fmt.Errorf("experiment: %s: %d per-horizon values for h_eval %d", path, len(r.Test.PerHorizon), r.Config.HEval)
+	case len(r.Epochs) == 0:
+		return nil, fmt.Errorf("experiment: %s: no epochs", path)
+	}
+	return &r, nil
+}

@@ -1,0 +1,196 @@
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/kernelext/progress"
+)
+
+// Job is one run of a sweep; K = 0 means the profile's K for the testbed.
+type Job struct {
+	Testbed string `json:"testbed"`
+	Method  string `json:"method"`
+	Seed    uint64 `json:"seed"`
+	K       int    `json:"K,omitempty"`
+}
+
+func (j Job) String() string {
+	k := ""
+	if j.K > 0 {
+		k = fmt.Sprintf(" K=%d", j.K)
+	}
+	return fmt.Sprintf("%s %s s%d%s", j.Testbed, j.Method, j.Seed, k)
+}
+
+// Grid is the cross product testbeds × methods × seeds × Ks (Ks empty: the profile's K).
+type Grid struct {
+	Testbeds, Methods []string
+	Seeds             []uint64
+	Ks                []int
+}
+
+// Jobs lists the grid's runs in testbed, method, seed, K order.
+func (g Grid) Jobs() []Job {
+	ks := g.Ks
+	if len(ks) == 0 {
+		ks = []int{0}
+	}
+	var out []Job
+	for _, tb := range g.Testbeds {
+		for _, m := range g.Methods {
+			for _, s := range g.Seeds {
+				for _, k := range ks {
+					out = append(out, Job{Testbed: tb, Method: m, Seed: s, K: k})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Presets are named job lists:
+//
+//	table      the issue's table: Mackey–Glass, NARMA-5 and driven MG; Full and DW for seeds 0–2;
+//	           Clip, JReg, TBPTT and Static for seed 0 (30 runs)
+//	known-snr  the known-SNR forecasting panel: Full, Clip, JReg, TBPTT, DW for seeds 0–2 (15 runs)
+//	ett        ETTm1 and ETTm2 like "table" (20 runs; needs ../shared/data/ett)
+var presetNames = []string{"table", "known-snr", "ett"}
+
+// PresetNames lists the presets.
+func PresetNames() []string { return slices.Clone(presetNames) }
+
+// Preset returns the jobs of a named preset.
+func Preset(name string) ([]Job, error) {
+	table := func(testbeds ...string) []Job {
+		var jobs []Job
+		for _, tb := range testbeds {
+			jobs = append(jobs, Grid{Testbeds: []string{tb}, Methods: []string{"full", "dw"}, Seeds: []uint64{0, 1, 2}}.Jobs()...)
+			jobs = append(jobs, Grid{Testbeds: []string{tb}, Methods: []string{"clip", "jreg", "tbptt", "static"}, Seeds: []uint64{0}}.Jobs()...)
+		}
+		return jobs
+	}
+	switch name {
+	case "table":
+		return table("mackey-glass", "narma5", "driven-mg"), nil
+	case "known-snr":
+		return Grid{Testbeds: []string{"known-snr"}, Methods: []string{"full", "clip", "jreg", "tbptt", "dw"}, Seeds: []uint64{0, 1, 2}}.Jobs(), nil
+	case "ett":
+		return table("ettm1", "ettm2"), nil
+	}
+	return nil, fmt.Errorf("experiment: unknown preset %q; valid presets: %s", name, strings.Join(presetNames, ", "))
+}
+
+// Outcome is one job's run: its result, or the error that stopped it.
+type Outcome struct {
+	Job    Job
+	Config RunConfig
+	Result *Result
+	Err    error
+}
+
+// PlannedBatches is the number of training minibatches a run does if patience never stops it.
+func PlannedBatches(cfg RunConfig) int {
+	var units int
+	switch {
+	case strings.HasPrefix(cfg.Testbed, "ett"):
+		units = 135
+		if cfg.Data.Length > 0 {
+			units = data.ETTTrainRows / cfg.Data.Length
+		}
+	default:
+		n := cfg.Data.NumTraj
+		if n == 0 {
+			n = 40
+			if cfg.Testbed == "known-snr" {
+				n = 100
+			}
+		}
+		units, _, _, _ = data.SplitCounts(n)
+	}
+	if cfg.Data.MaxUnits > 0 {
+		units = min(units, cfg.Data.MaxUnits)
+	}
+	return cfg.Fit.Epochs * (units * cfg.Fit.StartsPerUnit / cfg.Train.BatchSize)
+}
+
+// ResolveJobs resolves every job of a sweep first, so a bad name or K fails before any run starts.
+func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
+	cfgs := make([]RunConfig, len(jobs))
+	for i, j := range jobs {
+		c, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
+		if err != nil {
+			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)
+		}
+		cfgs[i] = c
+	}
+	return cfgs, nil
+}
+
+// Sweep runs the jobs one after another (finished runs are read back, interrupted ones resumed
+// when opt.Resume is set). A failing run does not stop the sweep: its Outcome holds the error.
+// opt.Reporter gets one bar over the planned minibatches of all runs.
+func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
+	cfgs, err := ResolveJobs(profile, jobs)
+	if err != nil {
+		return nil, err
+	}
+	rep := progress.OrNop(opt.Reporter)
+	total := 0
+	for _, c := range cfgs {
+		total += PlannedBatches(c)
+	}
+	rep.Start(total, fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs)))
+	defer rep.Finish()
+	out := make([]Outcome, len(jobs))
+	for i, c := range cfgs {
+		inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i])}
+		ro := opt
+		ro.Reporter = inner
+		r, err := Run(c, ro)
+		out[i] = Outcome{Job: jobs[i], Config: c, Result: r, Err: err}
+		if rest := PlannedBatches(c) - inner.steps; rest > 0 {
+			rep.Step(rest, inner.prefix+"done")
+		}
+	}
+	return out, nil
+}
+
+// forward passes a run's minibatch steps on to the sweep's bar, with the run named.
+type forward struct {
+	mu     sync.Mutex
+	rep    progress.Reporter
+	prefix string
+	steps  int
+}
+
+func (f *forward) Start(int, string) {}
+func (f *forward) Finish()           {}
+func (f *forward) Step(n int, msg string) {
+	f.mu.Lock()
+	f.steps += n
+	f.mu.Unlock()
+	f.rep.Step(n, f.prefix+msg)
+}
+
+// Results returns the successful results of outcomes, and the failures as one error (nil if none).
+func Results(outs []Outcome) ([]*Result, error) {
+	var rs []*Result
+	var fails []string
+	for _, o := range outs {
+		if o.Err != nil {
+			fails = append(fails, fmt.Sprintf("%s: %v", o.Job, o.Err))
+			continue
+		}
+		rs = append(rs, o.Result)
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Config.Name() < rs[j].Config.Name() })
+	if len(fails) > 0 {
+		return rs, fmt.Errorf("%d of %d runs failed:\n  %s", len(fails), len(outs), strings.Join(fails, "\n  "))
+	}
+	return rs, nil
+}

@@ -1,0 +1,25 @@
+package knownsnr
+
+import "fmt"
+
+// ForProfile returns the study's protocol for an experiment profile: "paper" is the paper's
+// (PaperSplit, PaperRisk); "standard" keeps the trajectories, starts, minibatches and schedule
+// but uses 16 innovation draws instead of 64, two replicates instead of four and evaluates the
+// route risk at 11 of the 22 post-warm-up minibatches (about ten minutes on 2 CPU cores for a
+// Mamba-24); "quick" is a smoke test for the quick profile's tiny data (2 test trajectories).
+func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
+	switch profile {
+	case "paper":
+		return PaperSplit(), PaperRisk(), nil
+	case "standard":
+		s := PaperSplit()
+		s.Draws, s.Replicates = 16, 2
+		r := PaperRisk()
+		r.OracleDraws, r.EvalDraws, r.MaxEval = 16, 16, 11
+		return s, r, nil
+	case "quick":
+		return SplitConfig{Trajectories: 2, Draws: 3, Replicates: 1, Seed: 1},
+			RiskConfig{Passes: 2, StartsPerUnit: 2, BatchSize: 8, Warmup: 2, Period: 2, OracleDraws: 2, EvalDraws: 2, MaxEval: 3, Seed: 1}, nil
+	}
+	return SplitConfig{}, RiskConfig{}, fmt.Errorf("knownsnr: unknown profile %q (quick, standard, paper)", profile)
+}

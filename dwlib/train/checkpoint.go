@@ -1,0 +1,411 @@
+package train
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
+)
+
+// Checkpoint files. A file is the magic line, the SHA-256 of the body, and the body: a gob of
+// checkpointBody. Values are stored in their own dtype, so a resumed run continues bit for bit.
+//
+// What a session checkpoint holds: every context variable (the forecaster's parameters and the
+// optimizer's moments and step counters), the epoch, the per-epoch records, the best validation
+// loss, its epoch and its parameters, the patience counter, the states of the window-sampling and
+// probe/JReg random generators, and for Internal-DW the calibration controller's whole state
+// (gains, moments, probe counts, gain history, and the noise sampler's state and configuration).
+//
+// A checkpoint is refused, with nothing changed, when the file is not a checkpoint, when its
+// checksum does not match (truncated or corrupt), when it was written for another configuration
+// (the error lists the fields that differ) or when a variable's shape or dtype differs.
+const (
+	checkpointMagic   = "dwgo checkpoint\n"
+	checkpointVersion = 1
+)
+
+// ModelFile and SessionFile are the two kinds of checkpoint: parameters only (the best model of a
+// run) and everything needed to resume.
+const (
+	kindSession = "session"
+	kindModel   = "model"
+)
+
+type checkpointBody struct {
+	Version     int
+	Kind        string
+	Fingerprint []byte // canonical JSON of the run identity (see fingerprint)
+
+	Epoch     int
+	History   []EpochRecord
+	BestEpoch int
+	BestVal   float64
+	SinceBest int
+
+	WindowRNG, TrainerRNG []byte
+	TrainerSteps          int
+	Controller            []byte // JSON, DW only
+
+	Variables []savedVar
+	Best      []savedVar
+}
+
+// fingerprint is what must agree between a checkpoint and the session that loads it.
+func (s *Session) fingerprint() ([]byte, error) {
+	mc := s.f.Config()
+	ident := struct {
+		Meta  any       `json:"meta"`
+		Model modelJSON `json:"model"`
+		Train Config    `json:"train"`
+		Fit   FitConfig `json:"fit"`
+	}{s.meta, toModelJSON(mc), s.tr.cfg, s.cfg}
+	return canonicalJSON(ident)
+}
+
+// modelJSON is model.Config with the dtype as a name.
+type modelJSON struct {
+	Kind                                        string
+	StateDim, DriveDim, Hidden, Layers          int
+	SSMState, ConvWidth, Expand, Window, BurnIn int
+	DType                                       string
+	Seed                                        uint64
+}
+
+func toModelJSON(c model.Config) modelJSON {
+	return modelJSON{Kind: c.Kind, StateDim: c.StateDim, DriveDim: c.DriveDim, Hidden: c.Hidden, Layers: c.Layers,
+		SSMState: c.SSMState, ConvWidth: c.ConvWidth, Expand: c.Expand, Window: c.Window, BurnIn: c.BurnIn,
+		DType: c.DType.String(), Seed: c.Seed}
+}
+
+// canonicalJSON marshals v and re-marshals it through a generic value, so map keys are sorted.
+func canonicalJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var g any
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, err
+	}
+	return json.Marshal(g)
+}
+
+// diffJSON lists the leaves that differ between two JSON documents, as "path: a ≠ b".
+func diffJSON(a, b []byte) []string {
+	var va, vb any
+	_ = json.Unmarshal(a, &va)
+	_ = json.Unmarshal(b, &vb)
+	fa, fb := map[string]string{}, map[string]string{}
+	flattenJSON("", va, fa)
+	flattenJSON("", vb, fb)
+	keys := map[string]bool{}
+	for k := range fa {
+		keys[k] = true
+	}
+	for k := range fb {
+		keys[k] = true
+	}
+	var out []string
+	for k := range keys {
+		x, okx := fa[k]
+		y, oky := fb[k]
+		switch {
+		case !okx:
+			x = "(absent)"
+		case !oky:
+			y = "(absent)"
+		}
+		if x != y {
+			out = append(out, fmt.Sprintf("%s: checkpoint %s, this run %s", k, x, y))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func flattenJSON(prefix string, v any, out map[string]string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			flattenJSON(p, x, out)
+		}
+	case []any:
+		for i, x := range t {
+			flattenJSON(fmt.Sprintf("%s[%d]", prefix, i), x, out)
+		}
+	default:
+		b, _ := json.Marshal(t)
+		out[prefix] = string(b)
+	}
+}
+
+// Save writes a resumable checkpoint of the session to path (atomically: a temporary file renamed
+// over path, so an interrupted write never leaves a half-written checkpoint).
+func (s *Session) Save(path string) error {
+	body, err := s.body(kindSession)
+	if err != nil {
+		return err
+	}
+	return writeCheckpoint(path, body)
+}
+
+// SaveModel writes the minimum-validation parameters only (the current ones before any epoch).
+func (s *Session) SaveModel(path string) error {
+	body, err := s.body(kindModel)
+	if err != nil {
+		return err
+	}
+	return writeCheckpoint(path, body)
+}
+
+func (s *Session) body(kind string) (*checkpointBody, error) {
+	fp, err := s.fingerprint()
+	if err != nil {
+		return nil, fmt.Errorf("train: checkpoint: %w", err)
+	}
+	b := &checkpointBody{Version: checkpointVersion, Kind: kind, Fingerprint: fp, Epoch: s.epoch,
+		History: s.history, BestEpoch: s.bestEpoch, BestVal: s.bestVal, SinceBest: s.sinceBest}
+	if kind == kindModel {
+		if b.Variables = s.best; b.Variables == nil {
+			if b.Variables, err = saveVars(s.f.Context(), ModelScope); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	}
+	if b.WindowRNG, err = s.winSrc.MarshalBinary(); err != nil {
+		return nil, err
+	}
+	if b.TrainerRNG, err = s.tr.src.MarshalBinary(); err != nil {
+		return nil, err
+	}
+	b.TrainerSteps = s.tr.steps
+	if s.tr.ctrl != nil {
+		if b.Controller, err = json.Marshal(s.tr.ctrl); err != nil {
+			return nil, fmt.Errorf("train: checkpoint: %w", err)
+		}
+	}
+	if b.Variables, err = saveVars(s.f.Context(), ""); err != nil {
+		return nil, err
+	}
+	b.Best = s.best
+	return b, nil
+}
+
+func writeCheckpoint(path string, body *checkpointBody) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(body); err != nil {
+		return fmt.Errorf("train: encoding checkpoint %s: %w", path, err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	out := make([]byte, 0, len(checkpointMagic)+len(sum)+buf.Len())
+	out = append(append(append(out, checkpointMagic...), sum[:]...), buf.Bytes()...)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".ckpt-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return fmt.Errorf("train: writing checkpoint %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("train: writing checkpoint %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func readCheckpoint(path, kind string) (*checkpointBody, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading checkpoint: %w", err)
+	}
+	if !bytes.HasPrefix(raw, []byte(checkpointMagic)) {
+		return nil, fmt.Errorf("train: %s is not a dwgo checkpoint (bad magic)", path)
+	}
+	raw = raw[len(checkpointMagic):]
+	if len(raw) < sha256.Size {
+		return nil, fmt.Errorf("train: checkpoint %s is corrupt: truncated header", path)
+	}
+	want, payload := raw[:sha256.Size], raw[sha256.Size:]
+	if got := sha256.Sum256(payload); !bytes.Equal(got[:], want) {
+		return nil, fmt.Errorf("train: checkpoint %s is corrupt: checksum mismatch (truncated or modified file)", path)
+	}
+	var b checkpointBody
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&b); err != nil {
+		return nil, fmt.Errorf("train: checkpoint %s is corrupt: %w", path, err)
+	}
+	if b.Version != checkpointVersion {
+		return nil, fmt.Errorf("train: checkpoint %s has format version %d, this program reads %d", path, b.Version, checkpointVersion)
+	}
+	if b.Kind != kind {
+		return nil, fmt.Errorf("train: %s is a %q checkpoint, want a %q checkpoint", path, b.Kind, kind)
+	}
+	return &b, nil
+}
+
+// Load restores a checkpoint written by Save into a freshly created session with the same
+// configuration. Everything is checked before anything changes: on error the session is as it was.
+func (s *Session) Load(path string) error {
+	b, err := readCheckpoint(path, kindSession)
+	if err != nil {
+		return err
+	}
+	if err := s.checkFingerprint(path, b.Fingerprint); err != nil {
+		return err
+	}
+	ctx := s.f.Context()
+	if err := checkVars(ctx, b.Variables, true); err != nil {
+		return fmt.Errorf("train: checkpoint %s does not fit: %w", path, err)
+	}
+	if b.Best != nil {
+		if err := checkVars(ctx, b.Best, true); err != nil {
+			return fmt.Errorf("train: checkpoint %s (best parameters) does not fit: %w", path, err)
+		}
+	}
+	var winSrc, trSrc rand.PCG
+	if err := winSrc.UnmarshalBinary(b.WindowRNG); err != nil {
+		return fmt.Errorf("train: checkpoint %s: window generator: %w", path, err)
+	}
+	if err := trSrc.UnmarshalBinary(b.TrainerRNG); err != nil {
+		return fmt.Errorf("train: checkpoint %s: trainer generator: %w", path, err)
+	}
+	if (b.Controller != nil) != (s.tr.ctrl != nil) {
+		return fmt.Errorf("train: checkpoint %s: calibration state present=%v, this run needs it=%v", path, b.Controller != nil, s.tr.ctrl != nil)
+	}
+	if s.tr.ctrl != nil {
+		// Validate on a scratch controller first: the real one is replaced only if all is well.
+		smp, err := noise.New(s.tr.ctrl.Sampler().Name())
+		if err != nil {
+			return err
+		}
+		scratch, err := calib.New(s.tr.ctrl.Config(), smp)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b.Controller, scratch); err != nil {
+			return fmt.Errorf("train: checkpoint %s: %w", path, err)
+		}
+	}
+	if b.Epoch < 0 || b.Epoch != len(b.History) || b.BestEpoch < 0 || b.BestEpoch > b.Epoch {
+		return fmt.Errorf("train: checkpoint %s is inconsistent: epoch %d, %d records, best epoch %d", path, b.Epoch, len(b.History), b.BestEpoch)
+	}
+
+	// Apply.
+	if err := loadVars(ctx, b.Variables, true); err != nil {
+		return fmt.Errorf("train: checkpoint %s: %w", path, err)
+	}
+	if s.tr.ctrl != nil {
+		if err := json.Unmarshal(b.Controller, s.tr.ctrl); err != nil { // validated above
+			return fmt.Errorf("train: checkpoint %s: %w", path, err)
+		}
+	}
+	*s.winSrc, *s.tr.src = winSrc, trSrc
+	s.tr.steps = b.TrainerSteps
+	s.epoch, s.history = b.Epoch, slices.Clone(b.History)
+	s.bestEpoch, s.bestVal, s.sinceBest, s.best = b.BestEpoch, b.BestVal, b.SinceBest, b.Best
+	return nil
+}
+
+// LoadModel loads the parameters of a checkpoint written by SaveModel (or Save) into f. The
+// forecaster's configuration must match the one the checkpoint was written with.
+func LoadModel(path string, f *model.Forecaster) error {
+	b, err := readCheckpoint(path, kindModel)
+	if err != nil {
+		return err
+	}
+	var ident struct {
+		Model modelJSON `json:"model"`
+	}
+	if err := json.Unmarshal(b.Fingerprint, &ident); err != nil {
+		return fmt.Errorf("train: checkpoint %s is corrupt: %w", path, err)
+	}
+	want, _ := canonicalJSON(ident.Model)
+	have, _ := canonicalJSON(toModelJSON(f.Config()))
+	if !bytes.Equal(want, have) {
+		return fmt.Errorf("train: checkpoint %s was written for another model: %s", path, strings.Join(diffJSON(want, have), "; "))
+	}
+	if err := checkVars(f.Context(), b.Variables, true); err != nil {
+		return fmt.Errorf("train: checkpoint %s does not fit: %w", path, err)
+	}
+	return loadVars(f.Context(), b.Variables, false)
+}
+
+func (s *Session) checkFingerprint(path string, fp []byte) error {
+	mine, err := s.fingerprint()
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(fp, mine) {
+		return nil
+	}
+	d := diffJSON(fp, mine)
+	if len(d) > 8 {
+		d = append(d[:8], fmt.Sprintf("and %d more", len(d)-8))
+	}
+	return fmt.Errorf("train: checkpoint %s was written for another run: %s", path, strings.Join(d, "; "))
+}
+
+// CheckpointInfo describes a checkpoint file without loading it into a model: what it stores.
+type CheckpointInfo struct {
+	Path, Kind  string
+	Bytes       int64
+	Fingerprint json.RawMessage // the run identity it must be resumed with
+	Epoch       int             // completed epochs
+	History     []EpochRecord
+	BestEpoch   int
+	BestVal     float64
+	SinceBest   int
+	Variables   []VariableInfo // every stored variable (parameters and optimizer state)
+	BestStored  bool           // whether the minimum-validation parameters are stored too
+	HasRNG      bool           // window-sampling and probe/JReg generator states
+	Controller  json.RawMessage
+}
+
+// VariableInfo is one stored variable.
+type VariableInfo struct {
+	Scope, Name, DType string
+	Dims               []int
+	Trainable          bool
+}
+
+// Inspect reads and verifies a checkpoint (magic, checksum, format) and describes its content.
+func Inspect(path string) (*CheckpointInfo, error) {
+	var b *checkpointBody
+	var err error
+	if b, err = readCheckpoint(path, kindSession); err != nil {
+		var errModel error
+		if b, errModel = readCheckpoint(path, kindModel); errModel != nil {
+			return nil, err
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	info := &CheckpointInfo{Path: path, Kind: b.Kind, Bytes: st.Size(), Fingerprint: b.Fingerprint, Epoch: b.Epoch,
+		History: b.History, BestEpoch: b.BestEpoch, BestVal: b.BestVal, SinceBest: b.SinceBest,
+		BestStored: b.Best != nil, HasRNG: b.WindowRNG != nil && b.TrainerRNG != nil, Controller: b.Controller}
+	for _, v := range b.Variables {
+		info.Variables = append(info.Variables, VariableInfo{Scope: v.Scope, Name: v.Name, DType: v.DType, Dims: v.Dims, Trainable: v.Trainable})
+	}
+	return info, nil
+}

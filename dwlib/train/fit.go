@@ -1,0 +1,279 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/kernelext/progress"
+)
+
+// FitConfig is the epoch loop of App. F.2: at most Epochs epochs, stop after Patience epochs
+// without a new minimum validation loss, keep the minimum-validation parameters.
+type FitConfig struct {
+	Epochs        int    `json:"epochs"`          // at most this many epochs (paper: 100)
+	Patience      int    `json:"patience"`        // epochs without improvement before stopping (paper: 20)
+	StartsPerUnit int    `json:"starts_per_unit"` // random rollout windows per training unit per epoch (paper: 16)
+	ValOrigins    int    `json:"val_origins"`     // deterministic origins per validation unit (ours: 16)
+	EvalBatch     int    `json:"eval_batch"`      // windows per forward-only rollout call (64)
+	Seed          uint64 `json:"seed"`            // window sampling
+}
+
+// Defaults fills zero fields with the paper's values (ValOrigins and EvalBatch are ours).
+func (c FitConfig) Defaults() FitConfig {
+	set := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	set(&c.Epochs, 100)
+	set(&c.Patience, 20)
+	set(&c.StartsPerUnit, 16)
+	set(&c.ValOrigins, 16)
+	set(&c.EvalBatch, 64)
+	return c
+}
+
+// Validate names the first invalid field.
+func (c FitConfig) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Epochs", c.Epochs}, {"Patience", c.Patience}, {"StartsPerUnit", c.StartsPerUnit}, {"ValOrigins", c.ValOrigins}, {"EvalBatch", c.EvalBatch}} {
+		if f.v < 1 {
+			return fmt.Errorf("train: FitConfig.%s = %d, must be >= 1", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// EpochRecord is what one epoch reports; a run's JSON result holds one per epoch.
+type EpochRecord struct {
+	Epoch        int       `json:"epoch"` // 1-based
+	TrainLoss    float64   `json:"train_loss"`
+	ValLoss      float64   `json:"val_loss"`
+	GradNorm     float64   `json:"grad_norm"` // mean global norm before clipping
+	Batches      int       `json:"batches"`
+	Calibrations int       `json:"calibrations"`  // DW probe minibatches in this epoch
+	TrainSeconds float64   `json:"train_seconds"` // the training loop only (no validation, no I/O)
+	ValSeconds   float64   `json:"val_seconds"`
+	Gains        []float64 `json:"gains,omitempty"` // DW: committed gains at the epoch's end, [K][L][2] flat
+}
+
+// Session trains one forecaster with one method on one dataset, epoch by epoch, and can be
+// checkpointed and resumed between epochs (see checkpoint.go). Validation loss is the relative L2
+// of eq. (8) over horizons 1..K, on ValOrigins deterministic, evenly spaced origins per
+// validation unit: the task loss, on held-out units, with the evaluation protocol's origins.
+//
+// Every epoch draws StartsPerUnit windows per training unit (uniform origins), shuffles them and
+// runs len/BatchSize full minibatches; the remainder (fewer than BatchSize windows) is dropped so
+// every step has the same shape.
+type Session struct {
+	cfg   FitConfig
+	meta  any
+	geo   Geometry
+	f     *model.Forecaster
+	tr    *Trainer
+	pred  *Predictor
+	train []data.Series
+	val   []eval.Unit
+
+	winSrc *rand.PCG
+	win    *rand.Rand
+
+	epoch     int
+	history   []EpochRecord
+	bestEpoch int
+	bestVal   float64
+	sinceBest int
+	best      []savedVar // model parameters at bestEpoch
+}
+
+// NewSession prepares a session. meta (any JSON-serialisable value, may be nil) identifies the run
+// beyond the model and training configs, e.g. the dataset; a checkpoint is only resumed by a
+// session with the same meta and configs.
+func NewSession(bk backends.Backend, f *model.Forecaster, tcfg Config, fcfg FitConfig, train, val []data.Series, meta any) (*Session, error) {
+	fcfg = fcfg.Defaults()
+	if err := fcfg.Validate(); err != nil {
+		return nil, err
+	}
+	tr, err := NewTrainer(bk, f, tcfg)
+	if err != nil {
+		return nil, err
+	}
+	mc := f.Config()
+	geo := Geometry{Window: mc.Window, K: tr.cfg.K, BurnIn: mc.BurnIn}
+	if len(train) == 0 || len(val) == 0 {
+		return nil, fmt.Errorf("train: NewSession: %d training and %d validation units, need at least one of each", len(train), len(val))
+	}
+	if err := geo.CheckUnits("train", train); err != nil {
+		return nil, err
+	}
+	// Validation rolls out from origins at BurnIn+Window-1 through K steps: the same fit.
+	if err := geo.CheckUnits("validation", val); err != nil {
+		return nil, err
+	}
+	if n := len(train) * fcfg.StartsPerUnit; n < tr.cfg.BatchSize {
+		return nil, fmt.Errorf("train: %d training units × %d starts = %d windows per epoch, fewer than one minibatch of %d",
+			len(train), fcfg.StartsPerUnit, n, tr.cfg.BatchSize)
+	}
+	pred, err := NewPredictor(bk, f, fcfg.EvalBatch)
+	if err != nil {
+		return nil, err
+	}
+	src := rand.NewPCG(fcfg.Seed, 0x77696e646f7773)
+	return &Session{
+		cfg: fcfg, meta: meta, geo: geo, f: f, tr: tr, pred: pred, train: train, val: Units(val, mc.BurnIn),
+		winSrc: src, win: rand.New(src), bestVal: math.Inf(1),
+	}, nil
+}
+
+// Trainer returns the session's trainer.
+func (s *Session) Trainer() *Trainer { return s.tr }
+
+// Predictor returns a forward-only predictor of the session's forecaster.
+func (s *Session) Predictor() *Predictor { return s.pred }
+
+// Config returns the epoch-loop configuration with defaults applied.
+func (s *Session) Config() FitConfig { return s.cfg }
+
+// Epoch is the number of completed epochs.
+func (s *Session) Epoch() int { return s.epoch }
+
+// History returns the completed epochs' records.
+func (s *Session) History() []EpochRecord { return s.history }
+
+// Best returns the 1-based epoch with the minimum validation loss so far and that loss
+// (0, +Inf before the first epoch).
+func (s *Session) Best() (epoch int, val float64) { return s.bestEpoch, s.bestVal }
+
+// BatchesPerEpoch is the number of minibatches in one epoch.
+func (s *Session) BatchesPerEpoch() int {
+	return len(s.train) * s.cfg.StartsPerUnit / s.tr.cfg.BatchSize
+}
+
+// Done reports whether training has ended: Epochs reached, or Patience epochs without improvement.
+func (s *Session) Done() bool {
+	return s.epoch >= s.cfg.Epochs || (s.epoch > 0 && s.sinceBest >= s.cfg.Patience)
+}
+
+// StopReason says why Done is true ("epochs" or "patience"), or "" while training continues.
+func (s *Session) StopReason() string {
+	switch {
+	case !s.Done():
+		return ""
+	case s.sinceBest >= s.cfg.Patience && s.epoch < s.cfg.Epochs:
+		return "patience"
+	default:
+		return "epochs"
+	}
+}
+
+// ErrDiverged is returned (wrapped) when a training loss is not finite.
+var ErrDiverged = errors.New("training diverged")
+
+// RunEpoch trains one epoch and validates. rep (may be nil) gets one Step per minibatch.
+func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
+	rep = progress.OrNop(rep)
+	if s.Done() {
+		return EpochRecord{}, fmt.Errorf("train: RunEpoch: training already ended after %d epochs (%s)", s.epoch, s.StopReason())
+	}
+	picks, err := EpochPicks(s.win, s.train, s.cfg.StartsPerUnit, s.geo)
+	if err != nil {
+		return EpochRecord{}, err
+	}
+	rec := EpochRecord{Epoch: s.epoch + 1}
+	bs := s.tr.cfg.BatchSize
+	start := time.Now()
+	for i := 0; i+bs <= len(picks); i += bs {
+		b, err := MakeBatch(s.train, picks[i:i+bs], s.geo)
+		if err != nil {
+			return rec, err
+		}
+		r, err := s.tr.Step(b)
+		if err != nil {
+			return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
+		}
+		if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) || math.IsNaN(r.GradNorm) || math.IsInf(r.GradNorm, 0) {
+			return rec, fmt.Errorf("train: epoch %d minibatch %d: loss %v, gradient norm %v: %w", rec.Epoch, rec.Batches+1, r.Loss, r.GradNorm, ErrDiverged)
+		}
+		rec.TrainLoss += r.Loss
+		rec.GradNorm += r.GradNorm
+		rec.Batches++
+		if r.Calibration {
+			rec.Calibrations++
+		}
+		rep.Step(1, fmt.Sprintf("epoch %d/%d loss %.4f", rec.Epoch, s.cfg.Epochs, r.Loss))
+	}
+	rec.TrainSeconds = time.Since(start).Seconds()
+	rec.TrainLoss /= float64(rec.Batches)
+	rec.GradNorm /= float64(rec.Batches)
+
+	start = time.Now()
+	v, err := s.Validate()
+	if err != nil {
+		return rec, fmt.Errorf("train: epoch %d validation: %w", rec.Epoch, err)
+	}
+	rec.ValLoss = v
+	rec.ValSeconds = time.Since(start).Seconds()
+	if s.tr.ctrl != nil {
+		rec.Gains = s.tr.ctrl.Gains()
+	}
+
+	s.epoch++
+	s.history = append(s.history, rec)
+	if v < s.bestVal {
+		s.bestVal, s.bestEpoch, s.sinceBest = v, s.epoch, 0
+		if s.best, err = saveVars(s.f.Context(), ModelScope); err != nil {
+			return rec, err
+		}
+	} else {
+		s.sinceBest++
+	}
+	return rec, nil
+}
+
+// Validate returns the validation loss of the current parameters.
+func (s *Session) Validate() (float64, error) {
+	r, err := eval.EvaluateBatch(s.pred, s.val, s.geo.Window, s.geo.K, s.cfg.ValOrigins)
+	if err != nil {
+		return 0, err
+	}
+	return r.RelL2, nil
+}
+
+// Fit runs epochs until Done. After each epoch it calls onEpoch (may be nil), e.g. to write a
+// checkpoint; an error from onEpoch stops training. rep (may be nil) shows one bar over the
+// remaining minibatches of all epochs (an upper bound when patience stops training early).
+func (s *Session) Fit(rep progress.Reporter, onEpoch func(EpochRecord) error) error {
+	rep = progress.OrNop(rep)
+	rep.Start((s.cfg.Epochs-s.epoch)*s.BatchesPerEpoch(), "training "+s.tr.cfg.Method)
+	defer rep.Finish()
+	for !s.Done() {
+		rec, err := s.RunEpoch(rep)
+		if err != nil {
+			return err
+		}
+		if onEpoch != nil {
+			if err := onEpoch(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// RestoreBest loads the minimum-validation parameters into the forecaster (no-op before the first
+// epoch). The optimizer state is left as it is.
+func (s *Session) RestoreBest() error {
+	if s.best == nil {
+		return nil
+	}
+	return loadVars(s.f.Context(), s.best, false)
+}

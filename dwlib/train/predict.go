@@ -1,0 +1,145 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/gomlx/gomlx/backends"
+	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/model"
+)
+
+// Predictor rolls a forecaster out without gradients: the forward pass of every method is the
+// same, so one Predictor serves validation and test evaluation. It implements
+// eval.BatchForecaster and eval.BatchSizer.
+//
+// Every call is padded to MaxBatch windows (repeating the last one), so a single compiled graph
+// per horizon H serves all units whatever their number of origins.
+type Predictor struct {
+	f     *model.Forecaster
+	bk    backends.Backend
+	batch int
+
+	mu    sync.Mutex
+	execs map[int]*context.Exec
+}
+
+var (
+	_ eval.BatchForecaster = (*Predictor)(nil)
+	_ eval.BatchSizer      = (*Predictor)(nil)
+)
+
+// NewPredictor returns a Predictor evaluating f's current parameters in chunks of maxBatch windows.
+func NewPredictor(bk backends.Backend, f *model.Forecaster, maxBatch int) (*Predictor, error) {
+	if maxBatch < 1 {
+		return nil, fmt.Errorf("train: NewPredictor: maxBatch = %d, must be >= 1", maxBatch)
+	}
+	return &Predictor{f: f, bk: bk, batch: maxBatch, execs: map[int]*context.Exec{}}, nil
+}
+
+// MaxBatch implements eval.BatchSizer.
+func (p *Predictor) MaxBatch() int { return p.batch }
+
+func (p *Predictor) exec(H int) (*context.Exec, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.execs[H]; ok {
+		return e, nil
+	}
+	e, err := context.NewExec(p.bk, p.f.Context(), func(ctx *context.Context, in []*Node) *Node {
+		var drive *Node
+		if len(in) > 1 {
+			drive = in[1]
+		}
+		ro := p.f.Rollout(nil, model.Inputs{History: in[0], Drive: drive}, H, model.RolloutOptions{})
+		return Stack(ro.Preds, 1)
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.execs[H] = e
+	return e, nil
+}
+
+// ForecastBatch implements eval.BatchForecaster: the windows' History must hold the model's
+// Window states (the last one is the origin state) and, with drive, FutureDrive at least H−1 rows.
+func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error) {
+	if len(ws) == 0 || len(ws) > p.batch {
+		return nil, fmt.Errorf("train: Predictor.ForecastBatch: %d windows, want 1..%d", len(ws), p.batch)
+	}
+	mc := p.f.Config()
+	W, D, J, N := mc.Window, mc.StateDim, mc.DriveDim, p.batch
+	hist := make([]float64, 0, N*W*D)
+	var drive []float64
+	if J > 0 {
+		drive = make([]float64, 0, N*(W-1+H)*J)
+	}
+	for i := range N {
+		w := ws[min(i, len(ws)-1)]
+		if len(w.History) != W {
+			return nil, fmt.Errorf("train: Predictor: window %d has %d history rows, the model reads %d", i, len(w.History), W)
+		}
+		for _, row := range w.History {
+			if len(row) != D {
+				return nil, fmt.Errorf("train: Predictor: window %d has states of dimension %d, the model forecasts %d", i, len(row), D)
+			}
+			hist = append(hist, row...)
+		}
+		if J > 0 {
+			if len(w.HistoryDrive) != W || len(w.FutureDrive) < H-1 {
+				return nil, fmt.Errorf("train: Predictor: window %d has %d history and %d future drive rows, want %d and >= %d",
+					i, len(w.HistoryDrive), len(w.FutureDrive), W, H-1)
+			}
+			for _, row := range w.HistoryDrive {
+				drive = append(drive, row...)
+			}
+			for _, row := range w.FutureDrive[:H-1] {
+				drive = append(drive, row...)
+			}
+		}
+	}
+	for i, v := range hist {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("train: Predictor: history value %d (window %d) is %v", i, i/(W*D), v)
+		}
+	}
+	e, err := p.exec(H)
+	if err != nil {
+		return nil, err
+	}
+	args := []any{toTensor(mc.DType, hist, N, W, D)}
+	if J > 0 {
+		args = append(args, toTensor(mc.DType, drive, N, W-1+H, J))
+	}
+	outs, err := e.Exec(args...)
+	if err != nil {
+		return nil, fmt.Errorf("train: Predictor: %w", err)
+	}
+	flat := fromTensor(outs[0])
+	preds := make([][][]float64, len(ws))
+	for i := range preds {
+		preds[i] = make([][]float64, H)
+		for h := range H {
+			off := (i*H + h) * D
+			preds[i][h] = flat[off : off+D : off+D]
+		}
+	}
+	return preds, nil
+}
+
+// Units converts dataset series to evaluation units, dropping the first burnIn steps (never used,
+// see dwlib/model).
+func Units(series []data.Series, burnIn int) []eval.Unit {
+	out := make([]eval.Unit, len(series))
+	for i, s := range series {
+		out[i] = eval.Unit{X: s.X[min(burnIn, len(s.X)):]}
+		if s.Drive != nil {
+			out[i].Drive = s.Drive[min(burnIn, len(s.Drive)):]
+		}
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package train
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// ModelScope is the context scope of the forecaster's parameters (dwlib/model); everything else
+// in a training context (Adam's moments, step counters, the learning rate) is optimizer state.
+const ModelScope = "/model"
+
+// savedVar is one context variable's value, exactly (no conversion).
+type savedVar struct {
+	Scope, Name string
+	DType       string
+	Dims        []int
+	Trainable   bool
+	F32         []float32
+	F64         []float64
+	I64         []int64
+}
+
+func (v savedVar) path() string { return v.Scope + "/" + v.Name }
+
+func inScope(scope, prefix string) bool {
+	return prefix == "" || scope == prefix || strings.HasPrefix(scope, prefix+"/")
+}
+
+// saveVars copies the values of the variables under prefix ("" for all), in context order.
+func saveVars(ctx *context.Context, prefix string) ([]savedVar, error) {
+	var out []savedVar
+	for v := range ctx.IterVariables() {
+		if !inScope(v.Scope(), prefix) {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return nil, fmt.Errorf("train: reading variable %s: %w", v.ScopeAndName(), err)
+		}
+		sv := savedVar{Scope: v.Scope(), Name: v.Name(), DType: t.DType().String(), Dims: t.Shape().Dimensions, Trainable: v.Trainable}
+		switch t.DType() {
+		case dtypes.Float32:
+			sv.F32 = tensors.MustCopyFlatData[float32](t)
+		case dtypes.Float64:
+			sv.F64 = tensors.MustCopyFlatData[float64](t)
+		case dtypes.Int64:
+			sv.I64 = tensors.MustCopyFlatData[int64](t)
+		default:
+			return nil, fmt.Errorf("train: variable %s has dtype %s, which checkpoints do not store", v.ScopeAndName(), t.DType())
+		}
+		out = append(out, sv)
+	}
+	return out, nil
+}
+
+func (v savedVar) tensor() (*tensors.Tensor, error) {
+	n := 1
+	for _, d := range v.Dims {
+		n *= d
+	}
+	var got int
+	var t *tensors.Tensor
+	switch v.DType {
+	case dtypes.Float32.String():
+		got, t = len(v.F32), tensors.FromFlatDataAndDimensions(append([]float32(nil), v.F32...), v.Dims...)
+	case dtypes.Float64.String():
+		got, t = len(v.F64), tensors.FromFlatDataAndDimensions(append([]float64(nil), v.F64...), v.Dims...)
+	case dtypes.Int64.String():
+		got, t = len(v.I64), tensors.FromFlatDataAndDimensions(append([]int64(nil), v.I64...), v.Dims...)
+	default:
+		return nil, fmt.Errorf("variable %s: unknown dtype %q", v.path(), v.DType)
+	}
+	if got != n {
+		return nil, fmt.Errorf("variable %s: %d values for shape %v", v.path(), got, v.Dims)
+	}
+	return t, nil
+}
+
+// checkVars verifies that saved can be loaded into ctx: every saved variable that already exists
+// there has the same dtype and shape, and with requireAll every existing variable under ModelScope
+// is in saved. It changes nothing.
+func checkVars(ctx *context.Context, saved []savedVar, requireAll bool) error {
+	seen := map[string]bool{}
+	for _, sv := range saved {
+		if _, err := sv.tensor(); err != nil {
+			return err
+		}
+		seen[sv.path()] = true
+		v := ctx.GetVariableByScopeAndName(sv.Scope, sv.Name)
+		if v == nil {
+			if inScope(sv.Scope, ModelScope) {
+				return fmt.Errorf("variable %s is in the checkpoint but not in the model", sv.path())
+			}
+			continue
+		}
+		sh := v.Shape()
+		if sh.DType.String() != sv.DType || !sameDims(sh.Dimensions, sv.Dims) {
+			return fmt.Errorf("variable %s: checkpoint has %s%v, model has %s%v", sv.path(), sv.DType, sv.Dims, sh.DType, sh.Dimensions)
+		}
+	}
+	if requireAll {
+		for v := range ctx.IterVariables() {
+			if inScope(v.Scope(), ModelScope) && !seen[v.Scope()+"/"+v.Name()] {
+				return fmt.Errorf("variable %s of the model is missing from the checkpoint", v.ScopeAndName())
+			}
+		}
+	}
+	return nil
+}
+
+// loadVars sets the saved values, creating variables that do not exist yet (the optimizer's,
+// before its first step). Call checkVars first: loadVars assumes the values fit.
+func loadVars(ctx *context.Context, saved []savedVar, create bool) error {
+	for _, sv := range saved {
+		t, err := sv.tensor()
+		if err != nil {
+			return err
+		}
+		v := ctx.GetVariableByScopeAndName(sv.Scope, sv.Name)
+		if v == nil {
+			if !create {
+				return fmt.Errorf("variable %s does not exist", sv.path())
+			}
+			ctx.InAbsPath(sv.Scope).Checked(false).VariableWithValue(sv.Name, t).SetTrainable(sv.Trainable)
+			continue
+		}
+		if err := v.SetValue(t); err != nil {
+			return fmt.Errorf("variable %s: %w", sv.path(), err)
+		}
+	}
+	return nil
+}
+
+func sameDims(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
