@@ -217,6 +217,17 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	return grid.Jobs(), nil
 }
 
+// resolve lists the jobs and resolves their configurations, refusing any bad name or K before
+// anything runs.
+func (g *gridFlags) resolve(profile string) ([]experiment.Job, []experiment.RunConfig, error) {
+	jobs, err := g.jobs()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfgs, err := experiment.ResolveJobs(profile, jobs)
+	return jobs, cfgs, err
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -246,11 +257,7 @@ func cmdSweep(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	jobs, err := gf.jobs()
-	if err != nil {
-		return err
-	}
-	cfgs, err := experiment.ResolveJobs(rf.profile, jobs)
+	jobs, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
 		return err
 	}
@@ -291,11 +298,7 @@ func cmdTable(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	jobs, err := gf.jobs()
-	if err != nil {
-		return err
-	}
-	cfgs, err := experiment.ResolveJobs(rf.profile, jobs)
+	_, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
 		return err
 	}

@@ -36,8 +36,12 @@ func saveTable(profile, label, table string, rs []*experiment.Result) error {
 		return err
 	}
 	base := filepath.Join(dir, fmt.Sprintf("%s-%s", profile, label))
-	header := fmt.Sprintf("# dw sweep -profile %s -preset %s\n\nWritten %s by `dw sweep -save` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch.\n\n",
-		profile, label, time.Now().UTC().Format("2006-01-02"), backend.Config())
+	wall := 0.0
+	for _, r := range rs {
+		wall += r.WallSeconds
+	}
+	header := fmt.Sprintf("# dw sweep -profile %s -preset %s\n\nWritten %s by `dw sweep -save` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).\n\n",
+		profile, label, time.Now().UTC().Format("2006-01-02"), backend.Config(), len(rs), wall/60)
 	if err := os.WriteFile(base+".md", []byte(header+table), 0o644); err != nil {
 		return err
 	}

@@ -179,7 +179,7 @@ func TestSweepAndSummary(t *testing.T) {
 		t.Errorf("paired mean %v, want %v", p.Diff.Mean, want)
 	}
 	md := s.Markdown()
-	for _, w := range []string{"| mackey-glass | full | 2 |", "| mackey-glass | dw | 2 |", "1.0541 ± 0.0044", "-0.05446"} {
+	for _, w := range []string{"| mackey-glass | full | 2 |", "| mackey-glass | dw | 2 |", "1.0541 ± 0.0044", "-0.05446", "-5.16%"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("table lacks %q:\n%s", w, md)
 		}

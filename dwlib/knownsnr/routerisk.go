@@ -262,12 +262,12 @@ func newProbeExec(bk backends.Backend, f *model.Forecaster, N, K int) (*probeExe
 
 func (p *probeExec) run(st *Starts, eps []float64) (*probeOut, error) {
 	dt, D := p.f.Config().DType, st.D
-	outs, err := p.exec.Exec(toTensor(dt, st.History, p.N, st.Window, D), toTensor(dt, st.Targets, p.N, p.K, D),
-		toTensor(dt, eps, p.N, p.K, D), toTensor(dt, st.Mean, p.N, p.K, D))
+	outs, err := p.exec.Exec(train.ToTensor(dt, st.History, p.N, st.Window, D), train.ToTensor(dt, st.Targets, p.N, p.K, D),
+		train.ToTensor(dt, eps, p.N, p.K, D), train.ToTensor(dt, st.Mean, p.N, p.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: route probes: %w", err)
 	}
-	res := &probeOut{residuals: flat64(outs[0]), T: sym2s(outs[1]), R: sym2s(outs[2]), P: sym2s(outs[3])}
+	res := &probeOut{residuals: train.FromTensor(outs[0]), T: sym2s(outs[1]), R: sym2s(outs[2]), P: sym2s(outs[3])}
 	return res, nil
 }
 
@@ -315,28 +315,15 @@ func (d *drawExec) run(st *Starts, draws [][]float64) ([]wiener.Sym2, error) {
 		}
 	}
 	dt := d.f.Config().DType
-	outs, err := d.exec.Exec(toTensor(dt, hist, d.N*d.B, W, D), toTensor(dt, eps, d.N*d.B, d.K, D))
+	outs, err := d.exec.Exec(train.ToTensor(dt, hist, d.N*d.B, W, D), train.ToTensor(dt, eps, d.N*d.B, d.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: draw moments: %w", err)
 	}
 	return sym2s(outs[0]), nil
 }
 
-func flat64(t *tensors.Tensor) []float64 {
-	defer t.FinalizeAll()
-	if t.DType() == dtypes.Float64 {
-		return tensors.MustCopyFlatData[float64](t)
-	}
-	f := tensors.MustCopyFlatData[float32](t)
-	out := make([]float64, len(f))
-	for i, v := range f {
-		out[i] = float64(v)
-	}
-	return out
-}
-
 func sym2s(t *tensors.Tensor) []wiener.Sym2 {
-	v := flat64(t)
+	v := train.FromTensor(t)
 	out := make([]wiener.Sym2, len(v)/3)
 	for i := range out {
 		out[i] = wiener.Sym2{II: v[3*i], IJ: v[3*i+1], JJ: v[3*i+2]}

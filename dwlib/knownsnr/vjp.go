@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
 // paramVJP computes ∇_θ Σ_{i,k} ⟨c_{i,k}, x̂_{i,k}⟩ for a cotangent c on the K-step rollout of a
@@ -54,7 +55,7 @@ func (v *paramVJP) apply(hist, cot []float64) ([]float64, error) {
 		return nil, fmt.Errorf("knownsnr: VJP inputs of %d and %d values, want %d and %d", len(hist), len(cot), v.N*v.W*D, v.N*v.K*D)
 	}
 	dt := v.f.Config().DType
-	outs, err := v.exec.Exec(toTensor(dt, hist, v.N, v.W, D), toTensor(dt, cot, v.N, v.K, D))
+	outs, err := v.exec.Exec(train.ToTensor(dt, hist, v.N, v.W, D), train.ToTensor(dt, cot, v.N, v.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: gradient: %w", err)
 	}
@@ -64,15 +65,4 @@ func (v *paramVJP) apply(hist, cot []float64) ([]float64, error) {
 		return nil, fmt.Errorf("knownsnr: gradient has %d coordinates, the model %d trainable parameters", len(g), v.P)
 	}
 	return g, nil
-}
-
-func toTensor(dt dtypes.DType, x []float64, dims ...int) *tensors.Tensor {
-	if dt == dtypes.Float64 {
-		return tensors.FromFlatDataAndDimensions(append([]float64(nil), x...), dims...)
-	}
-	f := make([]float32, len(x))
-	for i, v := range x {
-		f[i] = float32(v)
-	}
-	return tensors.FromFlatDataAndDimensions(f, dims...)
 }

@@ -41,7 +41,8 @@ func (b *Batch) Validate() error {
 	return nil
 }
 
-func toTensor(dtype dtypes.DType, data []float64, dims ...int) *tensors.Tensor {
+// ToTensor copies float64 values into a new tensor of dtype (Float32 or Float64) and shape dims.
+func ToTensor(dtype dtypes.DType, data []float64, dims ...int) *tensors.Tensor {
 	if dtype == dtypes.Float64 {
 		return tensors.FromFlatDataAndDimensions(append([]float64(nil), data...), dims...)
 	}
@@ -52,7 +53,8 @@ func toTensor(dtype dtypes.DType, data []float64, dims ...int) *tensors.Tensor {
 	return tensors.FromFlatDataAndDimensions(f, dims...)
 }
 
-func fromTensor(t *tensors.Tensor) []float64 {
+// FromTensor copies a Float32 or Float64 tensor's values to float64 and finalizes the tensor.
+func FromTensor(t *tensors.Tensor) []float64 {
 	defer t.FinalizeAll()
 	switch t.DType() {
 	case dtypes.Float64:

@@ -111,15 +111,15 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 	if err != nil {
 		return nil, err
 	}
-	args := []any{toTensor(mc.DType, hist, N, W, D)}
+	args := []any{ToTensor(mc.DType, hist, N, W, D)}
 	if J > 0 {
-		args = append(args, toTensor(mc.DType, drive, N, W-1+H, J))
+		args = append(args, ToTensor(mc.DType, drive, N, W-1+H, J))
 	}
 	outs, err := e.Exec(args...)
 	if err != nil {
 		return nil, fmt.Errorf("train: Predictor: %w", err)
 	}
-	flat := fromTensor(outs[0])
+	flat := FromTensor(outs[0])
 	preds := make([][][]float64, len(ws))
 	for i := range preds {
 		preds[i] = make([][]float64, H)

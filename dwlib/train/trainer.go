@@ -104,12 +104,12 @@ func (t *Trainer) Step(b *Batch) (StepResult, error) {
 	dt, L := mc.DType, t.model.NumLayers()
 	calibrate := t.ctrl != nil && t.ctrl.IsCalibration()
 	args := []any{
-		toTensor(dt, b.History, b.N, b.Window, b.D),
-		toTensor(dt, b.Targets, b.N, b.K, b.D),
-		toTensor(dt, t.Gains(), t.cfg.K, L, 2),
+		ToTensor(dt, b.History, b.N, b.Window, b.D),
+		ToTensor(dt, b.Targets, b.N, b.K, b.D),
+		ToTensor(dt, t.Gains(), t.cfg.K, L, 2),
 	}
 	if b.J > 0 {
-		args = append(args, toTensor(dt, b.Drive, b.N, b.Window-1+b.K, b.J))
+		args = append(args, ToTensor(dt, b.Drive, b.N, b.Window-1+b.K, b.J))
 	}
 	var ready []bool
 	if calibrate {
@@ -119,10 +119,10 @@ func (t *Trainer) Step(b *Batch) (StepResult, error) {
 		if err != nil {
 			return StepResult{}, err
 		}
-		args = append(args, toTensor(dt, eps, b.N, b.K, b.D))
+		args = append(args, ToTensor(dt, eps, b.N, b.K, b.D))
 	}
 	if t.cfg.Method == "jreg" {
-		args = append(args, toTensor(dt, t.directions(b.N, b.D), b.N, b.D))
+		args = append(args, ToTensor(dt, t.directions(b.N, b.D), b.N, b.D))
 	}
 	exec := t.task
 	if calibrate {
@@ -140,12 +140,12 @@ func (t *Trainer) Step(b *Batch) (StepResult, error) {
 	if t.ctrl != nil {
 		// Algorithm 1: the update above used the committed gains; now stage and commit.
 		if calibrate {
-			tot, nz := toSym2(fromTensor(outs[outMomentsTot])), toSym2(fromTensor(outs[outMomentsNoise]))
+			tot, nz := toSym2(FromTensor(outs[outMomentsTot])), toSym2(FromTensor(outs[outMomentsNoise]))
 			if err := t.ctrl.Stage(tot, nz, ready); err != nil {
 				return res, err
 			}
 		}
-		if err := t.ctrl.Sampler().Stage(fromTensor(outs[outResiduals]), b.N, b.K, b.D); err != nil {
+		if err := t.ctrl.Sampler().Stage(FromTensor(outs[outResiduals]), b.N, b.K, b.D); err != nil {
 			return res, err
 		}
 		t.ctrl.Commit()
