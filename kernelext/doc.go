@@ -10,6 +10,9 @@
 //
 //   - ShowPlot / SavePlot (plot.go) and ShowGrid (grid.go): render gonum
 //     plots to PNG and SVG, save both, display both in one output.
+//   - BarChart and LineChart (charts.go): grouped bars with error bars, and
+//     curves with a legend and vertical marks, the two plots the notebooks
+//     draw most.
 //   - ShowTable, Table (table.go) and TableOf (structtable.go): HTML tables
 //     in notebooks, aligned Markdown otherwise.
 //   - NewProgress / NewReporter (progress.go): a live bar with ETA updated in

@@ -1,0 +1,167 @@
+package kernelext
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Bars is one series of a bar chart: one value per category, with optional symmetric error bars
+// (nil: none; NaN entries draw no bar).
+type Bars struct {
+	Name   string
+	Values []float64
+	Errors []float64
+}
+
+// BarChart draws grouped bars, one group per label and one bar per series, with error bars where
+// given and a legend when there is more than one series. The y axis starts at yMin (NaN: zero)
+// and leaves room above the tallest bar for the legend.
+func BarChart(title, yLabel string, labels []string, yMin float64, series ...Bars) (*plot.Plot, error) {
+	items, legend, top, err := barItems(title, labels, series)
+	if err != nil {
+		return nil, err
+	}
+	p := plot.New()
+	p.Title.Text, p.Y.Label.Text = title, yLabel
+	p.Add(items...)
+	for _, e := range legend {
+		p.Legend.Add(e.name, e.thumb)
+	}
+	p.NominalX(labels...)
+	if math.IsNaN(yMin) {
+		yMin = 0
+	}
+	p.Y.Min = yMin
+	p.Y.Max = top + 0.25*(top-yMin)
+	p.Legend.Top = true
+	return p, nil
+}
+
+type legendEntry struct {
+	name  string
+	thumb plot.Thumbnailer
+}
+
+// barItems builds BarChart's plotters, its legend entries and the top of the tallest bar.
+func barItems(title string, labels []string, series []Bars) ([]plot.Plotter, []legendEntry, float64, error) {
+	if len(series) == 0 {
+		return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q: no series", title)
+	}
+	var items []plot.Plotter
+	var legend []legendEntry
+	// Bars are placed in data units (category j at x = j, series spread over 0.8 of the category)
+	// so that error bars land on their centres; the width in points suits a figure of about
+	// 12–18 cm with up to eight categories.
+	n := float64(len(series))
+	w := vg.Points(math.Max(8, 44/n))
+	top := math.Inf(-1)
+	for i, s := range series {
+		if len(s.Values) != len(labels) || (s.Errors != nil && len(s.Errors) != len(labels)) {
+			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q: series %q has %d values and %d errors for %d labels", title, s.Name, len(s.Values), len(s.Errors), len(labels))
+		}
+		b, err := plotter.NewBarChart(plotter.Values(s.Values), w)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q, series %q: %w", title, s.Name, err)
+		}
+		shift := (float64(i) - (n-1)/2) * 0.8 / n
+		b.Color = plotutil.Color(i + 1)
+		b.XMin = shift
+		items = append(items, b)
+		if len(series) > 1 {
+			legend = append(legend, legendEntry{s.Name, b})
+		}
+		for j, v := range s.Values {
+			e := 0.0
+			if s.Errors != nil && !math.IsNaN(s.Errors[j]) {
+				e = s.Errors[j]
+			}
+			top = math.Max(top, v+e)
+		}
+		if s.Errors == nil {
+			continue
+		}
+		pts := make(plotter.XYs, len(s.Values))
+		errs := make(plotter.YErrors, len(s.Values))
+		for j, v := range s.Values {
+			pts[j] = plotter.XY{X: float64(j) + shift, Y: v}
+			if e := s.Errors[j]; !math.IsNaN(e) {
+				errs[j].Low, errs[j].High = e, e
+			}
+		}
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{pts, errs})
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q, series %q: %w", title, s.Name, err)
+		}
+		items = append(items, eb)
+	}
+	return items, legend, top, nil
+}
+
+// Curve is one line of a line chart: Y[i] at x = X0 + i.
+type Curve struct {
+	Name string
+	Y    []float64
+	X0   float64
+}
+
+// LineChart draws curves in distinct colours and dash patterns with a legend; logY selects a
+// log-scaled y axis (every value must then be positive). Vertical marks (e.g. K*_grad) are drawn
+// as dotted lines spanning the data.
+func LineChart(title, xLabel, yLabel string, logY bool, marks []float64, curves ...Curve) (*plot.Plot, error) {
+	items, legend, err := lineItems(title, logY, marks, curves)
+	if err != nil {
+		return nil, err
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	if logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+	}
+	p.Add(items...)
+	for _, e := range legend {
+		p.Legend.Add(e.name, e.thumb)
+	}
+	p.Legend.Top = true
+	return p, nil
+}
+
+// lineItems builds LineChart's plotters (the curves, then the marks) and legend entries.
+func lineItems(title string, logY bool, marks []float64, curves []Curve) ([]plot.Plotter, []legendEntry, error) {
+	var items []plot.Plotter
+	var legend []legendEntry
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, c := range curves {
+		pts := make(plotter.XYs, len(c.Y))
+		for k, v := range c.Y {
+			if logY && !(v > 0) {
+				return nil, nil, fmt.Errorf("kernelext: LineChart %q: curve %q has %v at x=%v on a log axis", title, c.Name, v, c.X0+float64(k))
+			}
+			pts[k] = plotter.XY{X: c.X0 + float64(k), Y: v}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernelext: LineChart %q, curve %q: %w", title, c.Name, err)
+		}
+		l.Color, l.Width, l.Dashes = plotutil.Color(i), vg.Points(1.5), plotutil.Dashes(i)
+		items = append(items, l)
+		legend = append(legend, legendEntry{c.Name, l})
+	}
+	for _, x := range marks {
+		m, err := plotter.NewLine(plotter.XYs{{X: x, Y: lo}, {X: x, Y: hi}})
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		items = append(items, m)
+	}
+	return items, legend, nil
+}

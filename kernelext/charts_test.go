@@ -1,0 +1,84 @@
+package kernelext
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+func TestBarChart(t *testing.T) {
+	labels := []string{"full", "dw", "oracle"}
+	series := []Bars{{Name: "ours", Values: []float64{1, .4, .2}, Errors: []float64{0, .1, math.NaN()}},
+		{Name: "paper", Values: []float64{1, .52, .35}}}
+	p, err := BarChart("risk", "ratio", labels, math.NaN(), series...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, legend, top, err := barItems("risk", labels, series)
+	if err != nil || len(legend) != 2 || top != 1 {
+		t.Fatalf("barItems: %d legend entries, top %v, %v", len(legend), top, err)
+	}
+	var bars, errBars int
+	for _, pl := range items {
+		switch b := pl.(type) {
+		case *plotter.BarChart:
+			bars++
+			if bars == 1 && math.Abs(b.XMin+0.2) > 1e-12 || bars == 2 && math.Abs(b.XMin-0.2) > 1e-12 {
+				t.Errorf("series %d placed at %v", bars, b.XMin)
+			}
+		case *plotter.YErrorBars:
+			errBars++
+			if b.XYs[1].X != 1-0.2 || b.YErrors[1].High != .1 || b.YErrors[2].High != 0 {
+				t.Errorf("error bars %+v %+v not on the first series' bars", b.XYs, b.YErrors)
+			}
+		}
+	}
+	if bars != 2 || errBars != 1 {
+		t.Errorf("%d bar series and %d error bars, want 2 and 1", bars, errBars)
+	}
+	if p.Y.Min != 0 || !(p.Y.Max > 1.1) {
+		t.Errorf("y range [%v, %v], want from 0 with room above 1.1", p.Y.Min, p.Y.Max)
+	}
+	if _, err := Render("bars", 12*vg.Centimeter, 8*vg.Centimeter, p.Draw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BarChart("bad", "", labels, 0, Bars{Name: "short", Values: []float64{1}}); err == nil || !strings.Contains(err.Error(), `series "short" has 1 values`) {
+		t.Errorf("mismatched series: %v", err)
+	}
+}
+
+func TestLineChart(t *testing.T) {
+	curves := []Curve{{Name: "rms", Y: []float64{1, 2, 4}, X0: 1}, {Name: "snr", Y: []float64{9, 3, 1}, X0: 1}}
+	p, err := LineChart("a", "k", "ratio", true, []float64{2}, curves...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _, err := lineItems("a", true, []float64{2}, curves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines int
+	for _, pl := range items {
+		if l, ok := pl.(*plotter.Line); ok {
+			lines++
+			if lines == 1 && (l.XYs[0].X != 1 || l.XYs[2].Y != 4) {
+				t.Errorf("first curve %+v", l.XYs)
+			}
+			if lines == 3 && (l.XYs[0] != plotter.XY{X: 2, Y: 1} || l.XYs[1] != plotter.XY{X: 2, Y: 9}) {
+				t.Errorf("mark %+v, want a vertical line at x=2 over the data range [1, 9]", l.XYs)
+			}
+		}
+	}
+	if lines != 3 {
+		t.Errorf("%d lines, want 2 curves and 1 mark", lines)
+	}
+	if _, err := Render("lines", 12*vg.Centimeter, 8*vg.Centimeter, p.Draw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LineChart("b", "", "", true, nil, Curve{Name: "zero", Y: []float64{1, 0}}); err == nil || !strings.Contains(err.Error(), `curve "zero" has 0 at x=1 on a log axis`) {
+		t.Errorf("non-positive value on a log axis: %v", err)
+	}
+}
