@@ -2,13 +2,11 @@ package diag
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/internal/modeltest"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
@@ -21,27 +19,8 @@ func waveSeries(T int, phase float64) data.Series {
 	return s
 }
 
-func perturbedModel(t *testing.T) *model.Forecaster {
-	t.Helper()
-	f, err := model.New(model.Config{Kind: "mamba", StateDim: 2, Hidden: 6, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 3, BurnIn: 1, DType: dtypes.Float64, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	for v := range f.Context().IterVariables() {
-		x := tensors.MustCopyFlatData[float64](v.MustValue())
-		for i := range x {
-			x[i] += 0.3 * rng.NormFloat64()
-		}
-		if err := v.SetValue(tensors.FromFlatDataAndDimensions(x, v.Shape().Dimensions...)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
-}
-
 func TestResidualShares(t *testing.T) {
-	f := perturbedModel(t)
+	f := modeltest.Perturbed(t, model.Config{Kind: "mamba", StateDim: 2, Hidden: 6, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 3, BurnIn: 1, Seed: 4}, 0.3, 1)
 	const K = 4
 	var units []data.Series
 	for u := range 8 {

@@ -5,13 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/internal/modeltest"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
@@ -26,25 +26,10 @@ func tinyData(t *testing.T) *data.Dataset {
 	return ds
 }
 
-// tinyModel is a float64 Mamba whose parameters are perturbed away from the near-persistence
-// initialisation, so every parameter has a visible gradient.
+// tinyModel is a float64 Mamba perturbed away from its near-persistence initialisation, so every
+// parameter has a visible gradient.
 func tinyModel(t *testing.T) *model.Forecaster {
-	t.Helper()
-	f, err := model.New(model.Config{Kind: "mamba", StateDim: 8, Hidden: 6, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 3, BurnIn: 1, DType: dtypes.Float64, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(9, 9))
-	for v := range f.Context().IterVariables() {
-		x := tensors.MustCopyFlatData[float64](v.MustValue())
-		for i := range x {
-			x[i] += 0.2 * rng.NormFloat64()
-		}
-		if err := v.SetValue(tensors.FromFlatDataAndDimensions(x, v.Shape().Dimensions...)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
+	return modeltest.Perturbed(t, model.Config{Kind: "mamba", StateDim: 8, Hidden: 6, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 3, BurnIn: 1, Seed: 3}, 0.2, 9)
 }
 
 func TestStartsAndDrawsFollowTheProcess(t *testing.T) {

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -98,7 +99,7 @@ func checkVars(ctx *context.Context, saved []savedVar, requireAll bool) error {
 			continue
 		}
 		sh := v.Shape()
-		if sh.DType.String() != sv.DType || !sameDims(sh.Dimensions, sv.Dims) {
+		if sh.DType.String() != sv.DType || !slices.Equal(sh.Dimensions, sv.Dims) {
 			return fmt.Errorf("variable %s: checkpoint has %s%v, model has %s%v", sv.path(), sv.DType, sv.Dims, sh.DType, sh.Dimensions)
 		}
 	}
@@ -133,16 +134,4 @@ func loadVars(ctx *context.Context, saved []savedVar, create bool) error {
 		}
 	}
 	return nil
-}
-
-func sameDims(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
