@@ -135,6 +135,9 @@ func LineChart(title, xLabel, yLabel string, logY bool, marks []float64, curves 
 
 // lineItems builds LineChart's plotters (the curves, then the marks) and legend entries.
 func lineItems(title string, logY bool, marks []float64, curves []Curve) ([]plot.Plotter, []legendEntry, error) {
+	if len(curves) == 0 {
+		return nil, nil, fmt.Errorf("kernelext: LineChart %q: no curves", title)
+	}
 	var items []plot.Plotter
 	var legend []legendEntry
 	lo, hi := math.Inf(1), math.Inf(-1)

@@ -94,15 +94,31 @@ func parseDType(s string) (dtypes.DType, error) {
 	return dtypes.InvalidDType, fmt.Errorf("experiment: model dtype %q, want float32 or float64", s)
 }
 
+// defaultSizes are the testbed's default number of trajectories (0 for ETT, whose units follow
+// from the chronological split) and unit length, as dwlib/data generates them.
+func defaultSizes(testbed string) (numTraj, length int) {
+	switch {
+	case strings.HasPrefix(testbed, "ett"):
+		return 0, data.ETTUnitLen
+	case testbed == "known-snr":
+		c := data.DefaultAR1Config()
+		return c.NumTraj, c.Length
+	case testbed == "narma5":
+		c := data.DefaultNARMAConfig()
+		return c.NumTraj, c.Length
+	default:
+		c := data.DefaultMGConfig()
+		return c.NumTraj, c.Length
+	}
+}
+
 // unitLength is the length of the testbed's units under this configuration.
 func (c RunConfig) unitLength() int {
 	if c.Data.Length > 0 {
 		return c.Data.Length
 	}
-	if strings.HasPrefix(c.Testbed, "ett") {
-		return data.ETTUnitLen
-	}
-	return 2048
+	_, n := defaultSizes(c.Testbed)
+	return n
 }
 
 // Validate checks names and sizes before any work starts: an unknown testbed or method is refused
@@ -124,11 +140,12 @@ func (c RunConfig) Validate() error {
 	if err := c.Fit.Defaults().Validate(); err != nil {
 		return err
 	}
-	if _, err := c.modelConfig(1, 0); err != nil {
+	mc, err := c.modelConfig(1, 0)
+	if err != nil {
 		return err
 	}
-	if mc, _ := c.modelConfig(1, 0); mc.Validate() != nil {
-		return mc.Validate()
+	if err := mc.Defaults().Validate(); err != nil {
+		return err
 	}
 	if c.HEval != eval.HEval(c.Train.K) {
 		return fmt.Errorf("experiment: HEval = %d, want ceil(1.5 K) = %d", c.HEval, eval.HEval(c.Train.K))

@@ -188,3 +188,25 @@ func TestSweepAndSummary(t *testing.T) {
 		t.Error("a sweep with an unknown method started")
 	}
 }
+
+func TestPlannedBatches(t *testing.T) {
+	for _, tc := range []struct {
+		profile, testbed string
+		want             int
+	}{
+		{Standard, "mackey-glass", 10 * (28 * 16 / 32)}, // 40 trajectories → 28 train
+		{Standard, "known-snr", 10 * (70 * 6 / 32)},     // 100 trajectories → 70 train, 6 starts
+		{Standard, "ettm1", 10 * (45 * 16 / 32)},        // 45 of the 135 training units
+		{Paper, "ettm2", 100 * (135 * 16 / 32)},
+		{Quick, "narma5", 2 * (8 * 4 / 8)}, // 12 trajectories → 8 train
+		{Quick, "ettm1", 2 * (8 * 4 / 8)},  // at most 8 units
+	} {
+		c, err := Resolve(tc.profile, tc.testbed, "dw", 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PlannedBatches(c); got != tc.want {
+			t.Errorf("%s %s: %d planned minibatches, want %d", tc.profile, tc.testbed, got, tc.want)
+		}
+	}
+}

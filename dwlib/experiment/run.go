@@ -119,11 +119,9 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), append(cfg.JSON(), '\n')); err != nil {
 		return nil, err
 	}
-	bk := opt.Backend
-	if bk == nil {
-		if bk, err = backend.Shared(); err != nil {
-			return nil, err
-		}
+	bk, err := opt.backend()
+	if err != nil {
+		return nil, err
 	}
 	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, cfg)
 	if err != nil {
@@ -209,6 +207,10 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	if err != nil {
 		return nil, nil, err
 	}
+	return loadBestFrom(dir, cfg, opt)
+}
+
+func loadBestFrom(dir string, cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
 	ds, f, err := setup(cfg, opt)
 	if err != nil {
 		return nil, nil, err
@@ -217,6 +219,14 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 		return nil, nil, err
 	}
 	return ds, f, nil
+}
+
+// backend returns opt.Backend, or the process-wide one.
+func (opt Options) backend() (backends.Backend, error) {
+	if opt.Backend != nil {
+		return opt.Backend, nil
+	}
+	return backend.Shared()
 }
 
 // EvaluateRun evaluates the best checkpoint of the run in dir on its test split through horizon H
@@ -236,21 +246,16 @@ func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore,
 	if H < 1 || origins < 1 {
 		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d and origins = %d must be >= 1", H, origins)
 	}
-	ds, f, err := setup(cfg, opt)
+	ds, f, err := loadBestFrom(dir, cfg, opt)
 	if err != nil {
 		return cfg, TestScore{}, err
 	}
 	if err := ds.CheckHorizon(cfg.Model.BurnIn+cfg.Model.Window, H); err != nil {
 		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d: %w", H, err)
 	}
-	if err := train.LoadModel(filepath.Join(dir, BestFile), f); err != nil {
+	bk, err := opt.backend()
+	if err != nil {
 		return cfg, TestScore{}, err
-	}
-	bk := opt.Backend
-	if bk == nil {
-		if bk, err = backend.Shared(); err != nil {
-			return cfg, TestScore{}, err
-		}
 	}
 	p, err := train.NewPredictor(bk, f, cfg.Fit.EvalBatch)
 	if err != nil {

@@ -96,19 +96,13 @@ type Outcome struct {
 // PlannedBatches is the number of training minibatches a run does if patience never stops it.
 func PlannedBatches(cfg RunConfig) int {
 	var units int
+	n, _ := defaultSizes(cfg.Testbed)
 	switch {
-	case strings.HasPrefix(cfg.Testbed, "ett"):
-		units = 135
-		if cfg.Data.Length > 0 {
-			units = data.ETTTrainRows / cfg.Data.Length
-		}
+	case n == 0: // ETT: non-overlapping units of the training rows
+		units = data.ETTTrainRows / cfg.unitLength()
 	default:
-		n := cfg.Data.NumTraj
-		if n == 0 {
-			n = 40
-			if cfg.Testbed == "known-snr" {
-				n = 100
-			}
+		if cfg.Data.NumTraj > 0 {
+			n = cfg.Data.NumTraj
 		}
 		units, _, _, _ = data.SplitCounts(n)
 	}

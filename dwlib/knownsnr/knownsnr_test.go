@@ -356,3 +356,10 @@ func TestSummarizeRisk(t *testing.T) {
 		t.Errorf("full %+v, oracle %+v", got[0], got[3])
 	}
 }
+
+// conditionalCov is Cov(x_{t+i}, x_{t+j} | x_t) of one coordinate with coefficient a, in raw
+// coordinates: a^{|i−j|}(1 − a^{2 min(i,j)}). Used by the tests.
+func conditionalCov(a float64, i, j int) float64 {
+	lo := min(i, j)
+	return math.Pow(a, math.Abs(float64(i-j))) * (1 - math.Pow(a, 2*float64(lo)))
+}

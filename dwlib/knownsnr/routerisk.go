@@ -228,9 +228,9 @@ func misplaced(gains []float64, k, l, K, L int) [2]float64 {
 //	R: q_noise = mean_{i,k} x̂ᵀε          (ε: the DW-Generic sample)
 //	P: q_sig   = ½ mean_{i,k} ‖x̂ − x̄‖²   (x̄ = A^k x_t: its messages are exactly the signal s)
 type probeExec struct {
-	f       *model.Forecaster
-	exec    *context.Exec
-	N, K, L int
+	f    *model.Forecaster
+	exec *context.Exec
+	N, K int
 }
 
 type probeOut struct {
@@ -257,7 +257,7 @@ func newProbeExec(bk backends.Backend, f *model.Forecaster, N, K int) (*probeExe
 	if err != nil {
 		return nil, err
 	}
-	return &probeExec{f: f, exec: exec, N: N, K: K, L: L}, nil
+	return &probeExec{f: f, exec: exec, N: N, K: K}, nil
 }
 
 func (p *probeExec) run(st *Starts, eps []float64) (*probeOut, error) {
@@ -276,9 +276,9 @@ func (p *probeExec) run(st *Starts, eps []float64) (*probeOut, error) {
 // the B draws of every window are stacked in the batch (rows i·B + b), so one backward pass gives
 // them all.
 type drawExec struct {
-	f          *model.Forecaster
-	exec       *context.Exec
-	N, B, K, L int
+	f       *model.Forecaster
+	exec    *context.Exec
+	N, B, K int
 }
 
 func newDrawExec(bk backends.Backend, f *model.Forecaster, N, B, K int) (*drawExec, error) {
@@ -294,7 +294,7 @@ func newDrawExec(bk backends.Backend, f *model.Forecaster, N, B, K int) (*drawEx
 	if err != nil {
 		return nil, err
 	}
-	return &drawExec{f: f, exec: exec, N: N, B: B, K: K, L: L}, nil
+	return &drawExec{f: f, exec: exec, N: N, B: B, K: K}, nil
 }
 
 // run returns R per (k, l) for the draws (each [N, K, D] flat, as Starts.Draws returns them).

@@ -2,7 +2,6 @@ package knownsnr
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
@@ -17,7 +16,6 @@ type Starts struct {
 	Targets         []float64 // [N, K, D]: the realised future x_{t+1..t+K} of the data
 	Mean            []float64 // [N, K, D]: the conditional mean E[x_{t+k} | x_t] = A^k x_t
 	Raw             [][]float64
-	picks           []train.Pick
 	norm            data.Affine
 	proc            data.DiagAR1
 }
@@ -37,7 +35,7 @@ func NewStarts(units []data.Series, picks []train.Pick, g train.Geometry, norm d
 		return nil, fmt.Errorf("knownsnr: the normaliser is the identity; pass the dataset's Norm.State")
 	}
 	s := &Starts{N: b.N, Window: b.Window, K: b.K, D: b.D, History: b.History, Targets: b.Targets,
-		picks: picks, norm: norm, proc: proc}
+		norm: norm, proc: proc}
 	s.Mean = make([]float64, 0, s.N*s.K*s.D)
 	for _, p := range picks {
 		raw := norm.Invert(units[p.Unit].X[p.Origin])
@@ -83,11 +81,4 @@ func RandomPicks(units []data.Series, n int, g train.Geometry, rng *rand.Rand) (
 		picks[u] = train.Pick{Unit: u, Origin: lo + rng.IntN(hi-lo+1)}
 	}
 	return picks, nil
-}
-
-// conditionalCov is Cov(x_{t+i}, x_{t+j} | x_t) of one coordinate with coefficient a, in raw
-// coordinates: a^{|i−j|}(1 − a^{2 min(i,j)}). Used by the tests.
-func conditionalCov(a float64, i, j int) float64 {
-	lo := min(i, j)
-	return math.Pow(a, math.Abs(float64(i-j))) * (1 - math.Pow(a, 2*float64(lo)))
 }
