@@ -172,3 +172,16 @@ func (t *Table) Markdown() string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// ShowMarkdown displays Markdown text (e.g. a table rendered by dwlib) in the notebook, or prints
+// it to Output.
+func ShowMarkdown(md string) error {
+	if !InNotebook() {
+		_, err := fmt.Fprintln(output(), md)
+		return err
+	}
+	if err := publish(map[protocol.MIMEType]any{"text/markdown": md, protocol.MIMETextPlain: md}, nil, ""); err != nil {
+		return fmt.Errorf("kernelext: displaying Markdown: %w", err)
+	}
+	return flush()
+}

@@ -178,7 +178,7 @@ func cmdEval(args []string) error {
 
 // gridFlags selects the jobs of sweep and table.
 type gridFlags struct {
-	preset, testbeds, methods, seeds, ks string
+	preset, testbeds, methods, seeds, ks, name string
 }
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
@@ -187,6 +187,7 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.methods, "methods", "", "comma-separated methods (grid)")
 	fs.StringVar(&g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
+	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
 }
 
 func (g *gridFlags) jobs() ([]experiment.Job, error) {
@@ -200,21 +201,40 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods")}
 	}
 	grid := experiment.Grid{Testbeds: splitList(g.testbeds), Methods: splitList(g.methods)}
-	for _, s := range splitList(g.seeds) {
+	var err error
+	if grid.Seeds, err = parseSeeds(g.seeds); err != nil {
+		return nil, err
+	}
+	if grid.Ks, err = parseKs(g.ks); err != nil {
+		return nil, err
+	}
+	return grid.Jobs(), nil
+}
+
+// parseSeeds parses the comma-separated -seeds list.
+func parseSeeds(list string) ([]uint64, error) {
+	var out []uint64
+	for _, s := range splitList(list) {
 		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-seeds: %q is not a seed", s)}
 		}
-		grid.Seeds = append(grid.Seeds, v)
+		out = append(out, v)
 	}
-	for _, s := range splitList(g.ks) {
+	return out, nil
+}
+
+// parseKs parses the comma-separated -K list (empty: the profile's K).
+func parseKs(list string) ([]int, error) {
+	var out []int
+	for _, s := range splitList(list) {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 1 {
 			return nil, usageError{fmt.Errorf("-K: %q is not a horizon", s)}
 		}
-		grid.Ks = append(grid.Ks, v)
+		out = append(out, v)
 	}
-	return grid.Jobs(), nil
+	return out, nil
 }
 
 // resolve lists the jobs and resolves their configurations, refusing any bad name or K before
@@ -239,6 +259,9 @@ func splitList(s string) []string {
 }
 
 func (g *gridFlags) label() string {
+	if g.name != "" {
+		return g.name
+	}
 	if g.preset != "" {
 		return g.preset
 	}
@@ -253,7 +276,9 @@ func cmdSweep(args []string) error {
 	rf.registerResume(fs)
 	gf.register(fs)
 	plan := fs.Bool("plan", false, "only list the runs and their planned minibatches")
-	save := fs.Bool("save", false, "also write the table to data/results/<profile>-<preset>.md")
+	save := fs.Bool("save", false, "also write the table to <results>/<profile>-<preset>.md (and the runs and baselines as JSON)")
+	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
+	withBaselines := registerBaselines(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -279,14 +304,30 @@ func cmdSweep(args []string) error {
 		return err
 	}
 	rs, failed := experiment.Results(outs)
-	table := experiment.Summarize(rs).Markdown()
+	sets, berr := resultBaselines(*withBaselines, rs, rf)
+	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
 	if *save && len(rs) > 0 {
-		if err := saveTable(rf.profile, gf.label(), table, rs); err != nil {
+		if err := saveTable(*results, rf.profile, gf.label(), table, rs, sets); err != nil {
 			return err
 		}
 	}
-	return failed
+	return errors.Join(failed, berr)
+}
+
+// registerBaselines adds the -baselines flag of sweep and table.
+func registerBaselines(fs *flag.FlagSet) *bool {
+	return fs.Bool("baselines", true, "also show the zero, damped-persistence and ridge-AR baselines scored under the runs' protocol (cached under -runs; scored when missing or stale)")
+}
+
+// resultBaselines reads back or scores the baselines of the results' testbeds, seeds and
+// protocols (nothing when on is false), logging what it scores to stderr.
+func resultBaselines(on bool, rs []*experiment.Result, rf runFlags) ([]*experiment.BaselineSet, error) {
+	if !on || len(rs) == 0 {
+		return nil, nil
+	}
+	opt := experiment.Options{RunsDir: rf.runs, DataCache: rf.cache, ETTDir: rf.ett, Force: rf.force, Log: stderrLog("dw: ")}
+	return experiment.ResultBaselines(rs, opt)
 }
 
 func cmdTable(args []string) error {
@@ -295,6 +336,7 @@ func cmdTable(args []string) error {
 	var gf gridFlags
 	rf.register(fs)
 	gf.register(fs)
+	withBaselines := registerBaselines(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -316,9 +358,10 @@ func cmdTable(args []string) error {
 		}
 		rs = append(rs, r)
 	}
-	fmt.Fprint(stdout, experiment.Summarize(rs).Markdown())
+	sets, berr := resultBaselines(*withBaselines, rs, rf)
+	fmt.Fprint(stdout, experiment.Summarize(rs, sets...).Markdown())
 	if len(missing) > 0 {
-		return fmt.Errorf("%d of %d runs have no result yet: %s", len(missing), len(cfgs), strings.Join(missing, ", "))
+		berr = errors.Join(fmt.Errorf("%d of %d runs have no result yet: %s", len(missing), len(cfgs), strings.Join(missing, ", ")), berr)
 	}
-	return nil
+	return berr
 }

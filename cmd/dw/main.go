@@ -10,6 +10,13 @@
 //	          [-resume] [-plan] [-save]           run a grid and print its table
 //	dw table  -profile P (-preset NAME | grid flags)
 //	                                              print the table of finished runs
+//	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)
+//	                                              print the zero, damped-persistence and ridge-AR baselines
+//
+// sweep and table show the baselines beside the trained models: scored by the same eq. (8)
+// evaluator on the same test units, seeds and protocol, and cached in
+// <runs>/<profile>/<testbed>/baselines-K<K>-s<seed>.json (rescored when the protocol, the data
+// options or the data change; -baselines=false leaves them out).
 //
 // Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (result.json, last.ckpt,
 // best.ckpt); -runs changes the root. The backend is pure Go unless $GOMLX_BACKEND says otherwise
@@ -48,6 +55,8 @@ var commands = []struct {
 	{"eval", "evaluate a run's best checkpoint on its test split", cmdEval},
 	{"sweep", "run a grid of runs and print the table", cmdSweep},
 	{"table", "print the table of finished runs", cmdTable},
+	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
+	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
 }
 
 func run(args []string) error {
@@ -71,6 +80,6 @@ func usage() {
 	fmt.Fprintln(os.Stderr, "usage: dw <command> [flags]   (dw <command> -h for its flags)")
 	fmt.Fprintln(os.Stderr, "commands:")
 	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  %-7s %s\n", c.name, c.help)
+		fmt.Fprintf(os.Stderr, "  %-9s %s\n", c.name, c.help)
 	}
 }

@@ -2,32 +2,43 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/internal-dw/dwgo/dwlib/baseline"
+	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
 // dw runs the command line with stdout captured.
 func dw(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var buf bytes.Buffer
-	old := stdout
-	stdout = &buf
-	defer func() { stdout = old }()
+	out, _, err := dwLogs(t, args...)
+	return out, err
+}
+
+// dwLogs runs the command line with stdout and the logs (stderr) captured.
+func dwLogs(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var buf, logs bytes.Buffer
+	oldOut, oldErr := stdout, stderr
+	stdout, stderr = &buf, &logs
+	defer func() { stdout, stderr = oldOut, oldErr }()
 	err := run(args)
-	return buf.String(), err
+	return buf.String(), logs.String(), err
 }
 
 // TestQuickTableSweep runs the issue's table (30 runs) in the quick profile from nothing and
 // prints it; "dw table" then reads the same results back.
 func TestQuickTableSweep(t *testing.T) {
-	runs, cache := t.TempDir(), t.TempDir()
-	out, err := dw(t, "sweep", "-profile", "quick", "-preset", "table", "-runs", runs, "-cache", cache)
+	runs, cache, saved := t.TempDir(), t.TempDir(), t.TempDir()
+	out, err := dw(t, "sweep", "-profile", "quick", "-preset", "table", "-runs", runs, "-cache", cache, "-save", "-results", saved)
 	if err != nil {
 		t.Fatalf("sweep: %v\n%s", err, out)
 	}
@@ -35,6 +46,8 @@ func TestQuickTableSweep(t *testing.T) {
 		"| mackey-glass | full | 3 |", "| mackey-glass | dw | 3 |", "| mackey-glass | static | 1 |",
 		"| narma5 | clip | 1 |", "| narma5 | tbptt | 1 |", "| driven-mg | jreg | 1 |", "| driven-mg | dw | 3 |",
 		"| mackey-glass | 3 |", "| narma5 | 3 |", "| driven-mg | 3 |", "30 runs (quick profile",
+		"| vs best baseline |", "Baselines on mackey-glass", "Baselines on narma5", "Baselines on driven-mg",
+		"| mackey-glass | zero | 3 | 1.0000 ± 0.0000 |", "| narma5 | damped-persistence | 3 |", "| driven-mg | ridge-ar | 3 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sweep output lacks %q:\n%s", want, out)
@@ -44,12 +57,94 @@ func TestQuickTableSweep(t *testing.T) {
 	if len(results) != 30 {
 		t.Errorf("%d result files, want 30", len(results))
 	}
-	table, err := dw(t, "table", "-profile", "quick", "-preset", "table", "-runs", runs, "-cache", cache)
+	if b, _ := filepath.Glob(filepath.Join(runs, "quick", "*", "baselines-K8-s*.json")); len(b) != 9 {
+		t.Errorf("%d cached baseline files, want 3 testbeds × 3 seeds", len(b))
+	}
+	// The regime map of the same runs: one budget (quick), three matched seeds, the baselines.
+	reg, err := dw(t, "regime", "-profiles", "quick", "-runs", runs, "-cache", cache)
+	if err != nil || !strings.Contains(reg, "| quick | ") || !strings.Contains(reg, "| 3 | ") || !strings.Contains(reg, "| 1.0000 |") {
+		t.Errorf("regime: %v\n%s", err, reg)
+	}
+	if _, err := dw(t, "regime", "-profiles", "quick,huge", "-runs", runs); err == nil || !strings.Contains(err.Error(), `unknown profile "huge"`) {
+		t.Errorf("regime with an unknown profile: %v", err)
+	}
+	md, err := os.ReadFile(filepath.Join(saved, "quick-table.md"))
+	if err != nil || !strings.Contains(string(md), "| narma5 | ridge-ar | 3 |") || !strings.Contains(string(md), "same eq. (8) evaluator") {
+		t.Errorf("saved table lacks the baselines (%v):\n%s", err, md)
+	}
+	var sets []experiment.BaselineSet
+	if b, err := os.ReadFile(filepath.Join(saved, "quick-table-baselines.json")); err != nil || json.Unmarshal(b, &sets) != nil || len(sets) != 9 {
+		t.Errorf("saved baselines: %v, %d sets, want 9", err, len(sets))
+	}
+	table, logs, err := dwLogs(t, "table", "-profile", "quick", "-preset", "table", "-runs", runs, "-cache", cache)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out, table) {
 		t.Errorf("dw table differs from the sweep's table:\n%s\nvs\n%s", table, out)
+	}
+	if strings.Contains(logs, "scored") {
+		t.Errorf("dw table rescored cached baselines:\n%s", logs)
+	}
+	plain, err := dw(t, "table", "-profile", "quick", "-preset", "table", "-runs", runs, "-cache", cache, "-baselines=false")
+	if err != nil || strings.Contains(plain, "baseline") || !strings.HasPrefix(table, strings.SplitN(plain, "\n", 2)[0]) {
+		t.Errorf("dw table -baselines=false: %v\n%s", err, plain)
+	}
+}
+
+// TestBaselinesCommand: dw baselines prints baseline.Score's numbers, caches them under -runs and
+// reads them back the second time.
+func TestBaselinesCommand(t *testing.T) {
+	runs, cache := t.TempDir(), t.TempDir()
+	args := []string{"baselines", "-profile", "quick", "-testbeds", "mackey-glass,narma5", "-seeds", "0,2", "-runs", runs, "-cache", cache}
+	out, logs, err := dwLogs(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs)
+	}
+	if n := strings.Count(logs, "scored in"); n != 4 {
+		t.Errorf("%d baseline sets scored, want 4:\n%s", n, logs)
+	}
+	opt := experiment.Options{RunsDir: runs, DataCache: cache}
+	for _, tb := range []string{"mackey-glass", "narma5"} {
+		var per [3][]float64
+		for _, seed := range []uint64{0, 2} {
+			cfg, err := experiment.Resolve(experiment.Quick, tb, "dw", seed, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds, err := experiment.LoadData(cfg, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := baseline.Score(ds, experiment.BaselineProtocol(cfg), baseline.Grid{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range want {
+				per[i] = append(per[i], w.Test.RelL2)
+				line := fmt.Sprintf("| %s | %d | %d | %s | %.4f | %.4f |", tb, cfg.HEval, seed, w.Name, w.Val.RelL2, w.Test.RelL2)
+				if !strings.Contains(out, line) {
+					t.Errorf("output lacks %q:\n%s", line, out)
+				}
+				if i > 0 && !strings.Contains(out, w.Params()+" (s") {
+					t.Errorf("output lacks %s's parameters %q", w.Name, w.Params())
+				}
+			}
+		}
+		for i, name := range experiment.BaselineNames() {
+			m, sd := eval.MeanSD(per[i])
+			line := fmt.Sprintf("| %s | %s | 2 | %.4f ± %.4f |", tb, name, m, sd)
+			if !strings.Contains(out, line) {
+				t.Errorf("output lacks %q:\n%s", line, out)
+			}
+		}
+	}
+	again, logs, err := dwLogs(t, args...)
+	if err != nil || again != out || strings.Count(logs, "read back") != 4 || strings.Contains(logs, "scored") {
+		t.Errorf("second call: %v; same output %v; logs:\n%s", err, again == out, logs)
+	}
+	if _, logs, err := dwLogs(t, append(args, "-force")...); err != nil || strings.Count(logs, "scored in") != 4 {
+		t.Errorf("-force: %v; logs:\n%s", err, logs)
 	}
 }
 
@@ -69,6 +164,14 @@ func TestBadInputIsRefused(t *testing.T) {
 		{[]string{"train", "-testbed", "mackey-glass"}, "-testbed and -method are required", true},
 		{[]string{"fly"}, `unknown command "fly"`, true},
 		{[]string{"train", "-bogus"}, "flag provided but not defined", true},
+		{[]string{"baselines", "-testbeds", "mackey-glass,lorenz", "-runs", runs}, `unknown testbed "lorenz"; valid testbeds:`, false},
+		{[]string{"baselines", "-profile", "huge", "-testbeds", "mackey-glass", "-runs", runs}, `unknown profile "huge"`, false},
+		{[]string{"baselines", "-testbeds", "mackey-glass", "-seeds", "0,x", "-runs", runs}, `-seeds: "x" is not a seed`, true},
+		{[]string{"baselines", "-testbeds", "mackey-glass", "-K", "0", "-runs", runs}, `-K: "0" is not a horizon`, true},
+		{[]string{"baselines", "-testbeds", "mackey-glass", "-K", "60", "-runs", runs}, "K = 60 is too long for mackey-glass", false},
+		{[]string{"baselines", "-runs", runs}, "give -testbeds (or -preset)", true},
+		{[]string{"baselines", "-preset", "table", "-seeds", "1", "-runs", runs}, "-preset replaces -testbeds/-seeds/-K", true},
+		{[]string{"baselines", "-preset", "everything", "-runs", runs}, `unknown preset "everything"`, false},
 	} {
 		_, err := dw(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -121,5 +224,19 @@ func TestTrainStopResumeEval(t *testing.T) {
 	}
 	if _, err := dw(t, "eval", "-run", dir, "-cache", cache, "-H", "500"); err == nil || !strings.Contains(err.Error(), "H = 500") {
 		t.Errorf("eval at a horizon longer than the units: %v", err)
+	}
+	// dw table shows the run beside its baselines, scored on the spot.
+	table, logs, err := dwLogs(t, "table", "-profile", "quick", "-testbeds", "narma5", "-methods", "dw", "-seeds", "2", "-runs", runs, "-cache", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| narma5 | dw | 1 | ", "| vs best baseline |", "| narma5 | zero | 1 | 1.0000 |",
+		"| narma5 | damped-persistence | 1 |", "| narma5 | ridge-ar | 1 |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("dw table lacks %q:\n%s", want, table)
+		}
+	}
+	if !strings.Contains(logs, "baselines-K8-s2.json") {
+		t.Errorf("dw table did not score the baselines:\n%s", logs)
 	}
 }

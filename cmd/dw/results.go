@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
@@ -25,13 +26,22 @@ type runSummary struct {
 	Parameters      int       `json:"parameters"`
 }
 
-// saveTable writes the sweep's table (Markdown) and per-run summaries (JSON) under data/results.
-func saveTable(profile, label, table string, rs []*experiment.Result) error {
-	root, err := data.FindRepoRoot("")
-	if err != nil {
-		return err
+// saveTable writes the sweep's table (Markdown), per-run summaries (JSON) and, when there are
+// any, the baselines (JSON) under dir ("": <repo>/data/results) as <profile>-<label>.md, .json
+// and -baselines.json.
+// commandLine is this process's command line as "dw ARGS", for the saved tables.
+func commandLine() string {
+	return strings.Join(append([]string{"dw"}, os.Args[1:]...), " ")
+}
+
+func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets []*experiment.BaselineSet) error {
+	if dir == "" {
+		root, err := data.FindRepoRoot("")
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(root, "data", "results")
 	}
-	dir := filepath.Join(root, "data", "results")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -40,8 +50,12 @@ func saveTable(profile, label, table string, rs []*experiment.Result) error {
 	for _, r := range rs {
 		wall += r.WallSeconds
 	}
-	header := fmt.Sprintf("# dw sweep -profile %s -preset %s\n\nWritten %s by `dw sweep -save` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).\n\n",
-		profile, label, time.Now().UTC().Format("2006-01-02"), backend.Config(), len(rs), wall/60)
+	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).",
+		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), backend.Config(), len(rs), wall/60)
+	if len(sets) > 0 {
+		header += " The baselines (zero forecast, damped persistence fitted on train, ridge AR with W and lambda chosen on validation) are scored by the same eq. (8) evaluator on the same test units, seeds and protocol (dwlib/baseline); a method only shows skill where it beats them."
+	}
+	header += "\n\n"
 	if err := os.WriteFile(base+".md", []byte(header+table), 0o644); err != nil {
 		return err
 	}
@@ -58,6 +72,16 @@ func saveTable(profile, label, table string, rs []*experiment.Result) error {
 	if err := os.WriteFile(base+".json", append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "dw: wrote %s.md and %s.json\n", base, base)
+	if len(sets) == 0 {
+		fmt.Fprintf(stderr, "dw: wrote %s.md and %s.json\n", base, base)
+		return nil
+	}
+	if b, err = json.MarshalIndent(sets, "", " "); err != nil {
+		return err
+	}
+	if err := os.WriteFile(base+"-baselines.json", append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "dw: wrote %s.md, %s.json and %s-baselines.json\n", base, base, base)
 	return nil
 }

@@ -6,20 +6,19 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gomlx/gomlx/backends"
-	_ "github.com/gomlx/gomlx/backends/simplego" // The default, pure-Go backend.
+	"github.com/gomlx/compute"
+	_ "github.com/gomlx/compute/gobackend" // The default, pure-Go backend.
 )
 
-// DefaultConfig is the backend configuration used when GOMLX_BACKEND is unset.
-//
-// parallelism=-1 lets the pure-Go backend start goroutines freely: with the matrix-product
-// gradients registered by this package, the default bounded worker pool was seen to deadlock
-// (a DotGeneral waiting on workers held by its own callers).
-const DefaultConfig = "go:parallelism=-1"
+// DefaultConfig is the backend configuration used when GOMLX_BACKEND is unset: GoMLX's pure-Go
+// backend with its own defaults. (On GoMLX v0.26 this project needed "go:parallelism=-1" to avoid a
+// deadlock of its custom Dot gradient; v0.28 builds Dot gradients as matrix products itself, the
+// custom gradient is gone and so is the deadlock.)
+const DefaultConfig = "go"
 
 // EnvVar is GoMLX's environment variable that selects the backend, e.g. "go" or
 // "xla:/abs/path/pjrt_c_api_cuda_plugin.so".
-const EnvVar = backends.ConfigEnvVar
+const EnvVar = compute.ConfigEnvVar
 
 // Config returns the backend configuration the project will use: $GOMLX_BACKEND if set and not
 // empty, else DefaultConfig.
@@ -30,7 +29,7 @@ func Config() string {
 	return DefaultConfig
 }
 
-// Name returns the backend name part of a configuration ("go" for "go:parallelism=-1").
+// Name returns the backend name part of a configuration ("go" for "go:ops_sequential").
 func Name(config string) string {
 	name, _, _ := strings.Cut(config, ":")
 	return name
@@ -38,24 +37,21 @@ func Name(config string) string {
 
 // New creates a backend for Config(). For XLA it first checks the plugin (see prepareXLA) so that a
 // missing plugin is a clear error instead of an automatic download.
-func New() (backends.Backend, error) {
+func New() (compute.Backend, error) {
 	return NewWithConfig(Config())
 }
 
-// NewWithConfig creates a backend from an explicit configuration string ("go", "go:parallelism=-1",
+// NewWithConfig creates a backend from an explicit configuration string ("go", "go:parallelism=4",
 // "xla:cuda", "xla:/abs/path/pjrt_c_api_cuda_plugin.so", ...).
-func NewWithConfig(config string) (backends.Backend, error) {
+func NewWithConfig(config string) (compute.Backend, error) {
 	switch name := Name(config); name {
 	case "go":
-		if config == "go" {
-			config = DefaultConfig
-		}
 		return newQuietly(config)
 	case "xla", "stablehlo", "shlo", "hlo":
 		if err := prepareXLA(config); err != nil {
 			return nil, err
 		}
-		b, err := backends.NewWithConfig(config)
+		b, err := compute.NewWithConfig(config)
 		if err != nil {
 			return nil, fmt.Errorf("backend %q: %w\n%s", config, err, xlaHelp)
 		}
@@ -68,19 +64,19 @@ func NewWithConfig(config string) (backends.Backend, error) {
 
 var (
 	sharedOnce    sync.Once
-	sharedBackend backends.Backend
+	sharedBackend compute.Backend
 	sharedErr     error
 )
 
 // Shared returns the process-wide backend, created on first use with New. Creating a backend is
 // expensive (XLA loads a plugin), and every executable of a process should share one.
-func Shared() (backends.Backend, error) {
+func Shared() (compute.Backend, error) {
 	sharedOnce.Do(func() { sharedBackend, sharedErr = New() })
 	return sharedBackend, sharedErr
 }
 
 // MustShared is Shared for programs and tests that cannot continue without a backend.
-func MustShared() backends.Backend {
+func MustShared() compute.Backend {
 	b, err := Shared()
 	if err != nil {
 		panic(err)
@@ -91,14 +87,14 @@ func MustShared() backends.Backend {
 // newQuietly creates a backend while discarding what its constructor prints to stdout: the pure-Go
 // backend announces its parallelism setting with a Printf, which would otherwise land in every
 // notebook cell and CLI output.
-func newQuietly(config string) (backends.Backend, error) {
+func newQuietly(config string) (compute.Backend, error) {
 	devNull, err := os.Open(os.DevNull)
 	if err != nil {
-		return backends.NewWithConfig(config)
+		return compute.NewWithConfig(config)
 	}
 	defer devNull.Close()
 	stdout := os.Stdout
 	os.Stdout = devNull
 	defer func() { os.Stdout = stdout }()
-	return backends.NewWithConfig(config)
+	return compute.NewWithConfig(config)
 }

@@ -40,7 +40,7 @@ func TestDefaultBackendIsPureGo(t *testing.T) {
 		t.Fatalf("New() with the default config: %v", err)
 	}
 	defer b.Finalize()
-	if !strings.Contains(b.Name(), "(go)") {
-		t.Errorf("default backend name = %q, want the pure-Go backend %q", b.Name(), "SimpleGo (go)")
+	if b.String() != "go" {
+		t.Errorf("default backend = %q (%s), want the pure-Go backend \"go\"", b.String(), b.Name())
 	}
 }

@@ -27,6 +27,12 @@
 // 28/6/6 (70/15/15) split of those trajectories, as in the paper, so the three
 // matched seeds see the same trajectories in different roles.
 //
+// Options.Generator "authors" switches mackey-glass, driven-mg and narma5 to
+// the data recipe of the authors' released code (initial history, frozen-delay
+// RK4, sampling offset, drive alignment, NARMA index layout; see
+// docs/paper-vs-code.md §2 and §9.6), and Options.ScalarNorm to its scalar
+// standardisation. Both default to this project's behaviour.
+//
 // Randomness is always explicit: each trajectory/channel/purpose draws from
 // its own math/rand/v2 PCG stream derived from the seed, so the same seed
 // gives bit-identical data on a given architecture, independently of

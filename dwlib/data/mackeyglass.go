@@ -37,6 +37,13 @@ type MGConfig struct {
 	DriveCoef  float64
 
 	Seed uint64 // generation seed
+
+	// Generator selects the recipe: "" or GeneratorProject is the one
+	// documented on this type and in mgChannel; GeneratorAuthors is the
+	// release's (mgFrozen): a noisy near-constant history, the delayed value
+	// frozen over each RK4 step, samples one unit later, and Drive[t] the
+	// forcing that produced X[t]. HistLow and HistHigh are then unused.
+	Generator string
 }
 
 // DefaultMGConfig is the autonomous testbed: 40 trajectories x 2048 unit-time
@@ -88,6 +95,9 @@ func (c MGConfig) validate() error {
 	if !(c.HistLow <= c.HistHigh) {
 		return fmt.Errorf("data: mackey-glass: need HistLow <= HistHigh, got %v, %v", c.HistLow, c.HistHigh)
 	}
+	if err := checkGenerator("MGConfig.Generator", c.Generator); err != nil {
+		return err
+	}
 	if c.Driven && !(math.Abs(c.DriveCoef) < 1) {
 		return fmt.Errorf("data: mackey-glass: drive AR coefficient %v is not stationary", c.DriveCoef)
 	}
@@ -102,13 +112,20 @@ func (c MGConfig) name() string {
 	return "mackey-glass"
 }
 
-// cacheKey lists every generator parameter (and the algorithm version).
+// cacheKey lists every generator parameter (and the algorithm version). The
+// project's key is unchanged from before Generator existed, so its cache
+// files stay valid; the authors' recipe has its own algorithm name, and its
+// history constants replace the unused HistLow..HistHigh.
 func (c MGConfig) cacheKey() string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	alg, hist := "mackey-glass/v1", f(c.HistLow)+".."+f(c.HistHigh)
+	if isAuthors(c.Generator) {
+		alg, hist = "mackey-glass-authors/v1", f(authorsHistMean)+"+"+f(authorsHistSD)+"N"
+	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "gen=mackey-glass/v1;n=%d;T=%d;ch=%d;tau=%s;beta=%s;gamma=%s;power=%d;h=%s;burn=%d;hist=%s..%s;seed=%d",
-		c.NumTraj, c.Length, c.Channels, f(c.Tau), f(c.Beta), f(c.Gamma), c.Power, f(c.Step), c.BurnIn,
-		f(c.HistLow), f(c.HistHigh), c.Seed)
+	fmt.Fprintf(&sb, "gen=%s;n=%d;T=%d;ch=%d;tau=%s;beta=%s;gamma=%s;power=%d;h=%s;burn=%d;hist=%s;seed=%d",
+		alg, c.NumTraj, c.Length, c.Channels, f(c.Tau), f(c.Beta), f(c.Gamma), c.Power, f(c.Step), c.BurnIn,
+		hist, c.Seed)
 	if c.Driven {
 		fmt.Fprintf(&sb, ";drive=ar1;scale=%s;coef=%s", f(c.DriveScale), f(c.DriveCoef))
 	}
@@ -119,6 +136,13 @@ func (c MGConfig) cacheKey() string {
 // samples. X[t] is the state at time BurnIn+t. When c.Driven, Drive[t] holds
 // the Channels drive values u acting over [BurnIn+t, BurnIn+t+1) (so the last
 // one acts after the last retained sample; it is kept for alignment).
+//
+// With GeneratorAuthors, X[t] is the state at time BurnIn+1+t and Drive[t] is
+// still u over [BurnIn+t, BurnIn+t+1), now the interval that ends at X[t]:
+// the drive fed with a state is the forcing that produced it, one interval
+// behind the project's alignment. The drive realisation u is the same
+// stream for both recipes, so the Drive arrays of the two are identical for
+// the same seed and sizes while the states they accompany are one unit apart.
 //
 // Each channel's initial history and drive come from their own streams of
 // c.Seed, so they are identical for every DriveScale (and the autonomous
@@ -163,23 +187,40 @@ func makeRows(T, dim int) [][]float64 {
 // j = 0..BurnIn+Length-1 (nil when autonomous). If fine is non-nil it is
 // called with every internal-grid value (step index n >= 0, x_n), which the
 // tests use to re-integrate steps independently.
+//
+// The authors' recipe also reports its initial history: fine(n, x) for
+// n = -lag-1 .. -1 (oldest first) precedes fine(0, x_0).
 func mgSimulateChannel(c MGConfig, traj, ch int, fine func(n int, x float64)) (samples, u []float64) {
 	lag, perUnit, _ := c.grid()
-	hist := c.HistLow + (c.HistHigh-c.HistLow)*newStream(c.Seed, purposeMGHistory, traj, ch).Float64()
 	total := c.BurnIn + c.Length
 	if c.Driven {
 		u = ar1Drive(total, c.DriveCoef, newStream(c.Seed, purposeMGDrive, traj, ch))
 	}
-	m := newMGChannel(c, lag, hist)
+	var m mgIntegrator
+	first := c.BurnIn // unit time of the first retained sample
+	if isAuthors(c.Generator) {
+		hist := authorsHistory(c, lag, traj, ch)
+		if fine != nil {
+			for k, v := range hist[:len(hist)-1] {
+				fine(k-len(hist)+1, v)
+			}
+		}
+		m = newMGFrozen(c, lag, hist)
+		first++ // the release keeps the state after each interval
+	} else {
+		hist := c.HistLow + (c.HistHigh-c.HistLow)*newStream(c.Seed, purposeMGHistory, traj, ch).Float64()
+		m = newMGChannel(c, lag, hist)
+	}
 	samples = make([]float64, c.Length)
 	if fine != nil {
 		fine(0, m.current())
 	}
-	for j := range total {
-		if j >= c.BurnIn {
-			samples[j-c.BurnIn] = m.current()
+	last := first + c.Length - 1 // <= total-1, so u covers every interval
+	for j := 0; ; j++ {
+		if j >= first {
+			samples[j-first] = m.current()
 		}
-		if j == total-1 {
+		if j == last {
 			break // the last retained sample needs no further integration
 		}
 		force := 0.0
@@ -189,11 +230,20 @@ func mgSimulateChannel(c MGConfig, traj, ch int, fine func(n int, x float64)) (s
 		for range perUnit {
 			m.step(force)
 			if fine != nil {
-				fine(m.n, m.current())
+				fine(m.index(), m.current())
 			}
 		}
 	}
 	return samples, u
+}
+
+// mgIntegrator advances one delay equation on the grid t_n = n h; the
+// project's (mgChannel) and the authors' (mgFrozen) schemes implement it, so
+// both share the sampling loop of mgSimulateChannel.
+type mgIntegrator interface {
+	step(force float64) // one step with constant additive forcing
+	current() float64   // x_n
+	index() int         // n
 }
 
 // mgChannel is an RK4 integrator for one delay equation on the grid
@@ -234,6 +284,8 @@ func newMGChannel(c MGConfig, lag int, hist float64) *mgChannel {
 func (m *mgChannel) slot(n int) int { return (n + m.lag) % (m.lag + 1) }
 
 func (m *mgChannel) current() float64 { return m.x[m.slot(m.n)] }
+
+func (m *mgChannel) index() int { return m.n }
 
 // g is the Mackey–Glass production nonlinearity v / (1 + v^power).
 func (m *mgChannel) g(v float64) float64 { return v / (1 + powi(v, m.power)) }

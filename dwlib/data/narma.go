@@ -18,6 +18,14 @@ type NARMAConfig struct {
 	BurnIn                    int     // discarded steps (200)
 	InputHigh                 float64 // upper end of the uniform input (.5)
 	Seed                      uint64  // generation seed
+
+	// Generator "" or GeneratorProject keeps y_0..y_4 = 0 and discards
+	// BurnIn steps. GeneratorAuthors uses the release's index layout
+	// (docs/paper-vs-code.md §2.2): y_0..y_5 = 0, the recursion starting at
+	// t = 5, and the window starting at index BurnIn+6. That is the same
+	// recursion discarding narmaOrder more steps (see authorsNARMAExtraBurnIn);
+	// law, input range, raw input and alignment are otherwise the same.
+	Generator string
 }
 
 // DefaultNARMAConfig: 40 trajectories x 2048 steps, 8 channels, 200-step
@@ -31,12 +39,34 @@ func (c NARMAConfig) validate() error {
 		return fmt.Errorf("data: narma5: need NumTraj, Length, Channels >= 1, BurnIn >= 0, InputHigh > 0; got %d, %d, %d, %d, %v",
 			c.NumTraj, c.Length, c.Channels, c.BurnIn, c.InputHigh)
 	}
-	return nil
+	return checkGenerator("NARMAConfig.Generator", c.Generator)
 }
 
+// cacheKey names the algorithm and every parameter; the project's key is
+// unchanged from before Generator existed.
 func (c NARMAConfig) cacheKey() string {
-	return fmt.Sprintf("gen=narma5-tanh/v1;n=%d;T=%d;ch=%d;burn=%d;uhigh=%s;seed=%d",
-		c.NumTraj, c.Length, c.Channels, c.BurnIn, strconv.FormatFloat(c.InputHigh, 'g', -1, 64), c.Seed)
+	alg := "narma5-tanh/v1"
+	if isAuthors(c.Generator) {
+		alg = "narma5-tanh-authors/v1"
+	}
+	return fmt.Sprintf("gen=%s;n=%d;T=%d;ch=%d;burn=%d;uhigh=%s;seed=%d",
+		alg, c.NumTraj, c.Length, c.Channels, c.BurnIn, strconv.FormatFloat(c.InputHigh, 'g', -1, 64), c.Seed)
+}
+
+// authorsNARMAExtraBurnIn is how many more steps the release's layout
+// discards. The release zeroes y_0..y_L (L = narmaOrder), runs the recursion
+// for t >= L and keeps indices from BurnIn+L+1; its u_0 is never read.
+// Shifting its indices down by one (y'_m = y_{m+1}, u'_m = u_{m+1}) gives
+// exactly this package's recursion (y'_0..y'_4 = 0, t >= 4) with the window
+// starting at BurnIn+L.
+const authorsNARMAExtraBurnIn = narmaOrder
+
+// burnIn is the number of discarded steps in this package's indexing.
+func (c NARMAConfig) burnIn() int {
+	if isAuthors(c.Generator) {
+		return c.BurnIn + authorsNARMAExtraBurnIn
+	}
+	return c.BurnIn
 }
 
 // narmaOrder is the memory of NARMA-5: y_{t+1} reads y_{t-4..t}, u_{t-4}, u_t.
@@ -53,14 +83,16 @@ func narmaNext(y []float64, uLag, uNow float64) float64 {
 }
 
 // GenerateNARMA5 returns NumTraj raw trajectories: X[t][c] = y_{B+t} and
-// Drive[t][c] = u_{B+t} (B = BurnIn), so Drive[t] is the input acting over
-// t -> t+1. The recursion starts from y_0..y_4 = 0 and runs from t = 4; the
-// first BurnIn steps are discarded. Inputs keep their raw scale.
+// Drive[t][c] = u_{B+t} (B = BurnIn, plus authorsNARMAExtraBurnIn for the
+// authors' layout), so Drive[t] is the input acting over t -> t+1. The
+// recursion starts from y_0..y_4 = 0 and runs from t = 4; the first B steps
+// are discarded. Inputs keep their raw scale.
 func GenerateNARMA5(c NARMAConfig) ([]Series, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	total := c.BurnIn + c.Length
+	burn := c.burnIn()
+	total := burn + c.Length
 	out := make([]Series, c.NumTraj)
 	parallelFor(c.NumTraj, func(i int) {
 		s := Series{X: makeRows(c.Length, c.Channels), Drive: makeRows(c.Length, c.Channels)}
@@ -76,8 +108,8 @@ func GenerateNARMA5(c NARMAConfig) ([]Series, error) {
 				y[t+1] = narmaNext(y[t-narmaOrder+1:t+1], u[t-narmaOrder+1], u[t])
 			}
 			for t := range c.Length {
-				s.X[t][ch] = y[c.BurnIn+t]
-				s.Drive[t][ch] = u[c.BurnIn+t]
+				s.X[t][ch] = y[burn+t]
+				s.Drive[t][ch] = u[burn+t]
 			}
 		}
 		out[i] = s

@@ -13,8 +13,16 @@ func smallNARMA() NARMAConfig {
 
 // TestNARMARecursion recomputes every retained y_{t+1} from the stored y and
 // u with an independent transcription of the defining equation.
+// Both generators satisfy it.
 func TestNARMARecursion(t *testing.T) {
+	for _, gen := range []string{GeneratorProject, GeneratorAuthors} {
+		t.Run(gen, func(t *testing.T) { checkNARMARecursion(t, gen) })
+	}
+}
+
+func checkNARMARecursion(t *testing.T, gen string) {
 	c := smallNARMA()
+	c.Generator = gen
 	raw, err := GenerateNARMA5(c)
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,22 @@ type Options struct {
 	// "mackey-glass", which has the same states.
 	DriveScale float64
 
+	// Generator selects the synthetic data recipe: "" or "project" (this
+	// project's generators, the default) or "authors" (the release's, see
+	// MGConfig.Generator and NARMAConfig.Generator). Only mackey-glass,
+	// driven-mg and narma5 implement "authors"; the others refuse it rather
+	// than silently ignore it.
+	Generator string
+
+	// ScalarNorm standardises the state with one mean and one standard
+	// deviation pooled over all training trajectories, time steps and
+	// channels (the release's normalisation, FitScalarAffine) instead of
+	// per coordinate. Drives keep their raw scale either way, as in the
+	// release. Synthetic testbeds only. It is not part of the cache key:
+	// the cache holds raw trajectories and standardisation happens after
+	// reading them, so both settings share (and cannot corrupt) one file.
+	ScalarNorm bool
+
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).
 	ETTDir string
 
@@ -69,6 +85,9 @@ func Names() []string {
 // Load builds the named testbed. Unknown names produce an error listing the
 // valid ones.
 func Load(name string, opt Options) (*Dataset, error) {
+	if err := checkGenerator("Options.Generator", opt.Generator); err != nil {
+		return nil, err
+	}
 	for _, e := range registry {
 		if e.name == name {
 			return e.load(name, opt)
@@ -107,6 +126,23 @@ func (o Options) cacheDir() (string, error) {
 	return DefaultCacheDir()
 }
 
+// onlyProjectGenerator refuses Options.Generator "authors" for testbeds that
+// have no authors' recipe here.
+func (o Options) onlyProjectGenerator(name string) error {
+	if isAuthors(o.Generator) {
+		return fmt.Errorf("data: %s: Options.Generator %q is implemented only for %s", name, o.Generator, authorsTestbeds)
+	}
+	return nil
+}
+
+// fit returns the training-split normaliser fit that opt selects.
+func (o Options) fit(standardizeDrive bool) func([]Series) Normalizer {
+	if o.ScalarNorm {
+		return func(tr []Series) Normalizer { return FitScalarNormalizer(tr, standardizeDrive) }
+	}
+	return func(tr []Series) Normalizer { return FitNormalizer(tr, standardizeDrive) }
+}
+
 // synthetic generates (or reuses) raw trajectories and splits them by the
 // experimental seed.
 func synthetic(name string, opt Options, key string, standardizeDrive bool, gen func() ([]Series, error)) (*Dataset, error) {
@@ -122,10 +158,13 @@ func synthetic(name string, opt Options, key string, standardizeDrive bool, gen 
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %w", name, err)
 	}
-	return datasetFromSplit(name, raw, sp, standardizeDrive)
+	return datasetFromSplit(name, raw, sp, opt.fit(standardizeDrive))
 }
 
 func loadKnownSNR(name string, opt Options) (*Dataset, error) {
+	if err := opt.onlyProjectGenerator(name); err != nil {
+		return nil, err
+	}
 	c := DefaultAR1Config()
 	c.Seed = opt.genSeed()
 	if err := opt.sizes(&c.NumTraj, &c.Length); err != nil {
@@ -151,6 +190,7 @@ func loadMG(name string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("data: mackey-glass is autonomous; use driven-mg for DriveScale %v", opt.DriveScale)
 	}
 	c.Seed = opt.genSeed()
+	c.Generator = opt.Generator
 	if err := opt.sizes(&c.NumTraj, &c.Length); err != nil {
 		return nil, err
 	}
@@ -165,6 +205,7 @@ func loadMG(name string, opt Options) (*Dataset, error) {
 func loadNARMA(name string, opt Options) (*Dataset, error) {
 	c := DefaultNARMAConfig()
 	c.Seed = opt.genSeed()
+	c.Generator = opt.Generator
 	if err := opt.sizes(&c.NumTraj, &c.Length); err != nil {
 		return nil, err
 	}
@@ -176,6 +217,12 @@ func loadNARMA(name string, opt Options) (*Dataset, error) {
 }
 
 func loadETT(name string, opt Options) (*Dataset, error) {
+	if err := opt.onlyProjectGenerator(name); err != nil {
+		return nil, err
+	}
+	if opt.ScalarNorm {
+		return nil, fmt.Errorf("data: %s: Options.ScalarNorm true is implemented only for synthetic testbeds (the release's ETT standardisation was not verified)", name)
+	}
 	if opt.NumTraj != 0 {
 		return nil, fmt.Errorf("data: %s: NumTraj is fixed by the chronological split; set Length to change the unit length", name)
 	}

@@ -15,6 +15,7 @@ const (
 	purposeMGDrive
 	purposeNARMAInput
 	purposeSplit
+	purposeMGAuthorsHistory // appended last: earlier purposes keep their values
 )
 
 // splitmix64 is the standard 64-bit finaliser; it decorrelates nearby keys.

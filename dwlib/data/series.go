@@ -16,7 +16,8 @@ import (
 // when X[t+1] is forecast from X[t]:
 //   - narma5: Drive[t] = u_t, which enters y_{t+1};
 //   - driven-mg: Drive[t] = u_j for the unit interval [t, t+1) in which it is
-//     held constant;
+//     held constant (Options.Generator "authors" instead pairs X[t] with the
+//     interval [t-1, t) that produced it, as the release does);
 //   - ettm1/ettm2: Drive[t] = calendar features of X[t]'s own timestamp
 //     (deterministic, so the forecaster may equally read Drive[t+1]).
 //
@@ -50,10 +51,11 @@ func cloneRows(rows [][]float64) [][]float64 {
 //
 // Norm holds training-split statistics only (Appendix F.1: "standardized
 // using the mean and standard deviation of the corresponding training
-// trajectories only"). Norm.State covers every state coordinate; Norm.Drive
-// is the identity (raw drive) unless the testbed standardises its drive
-// (ETT calendar features). NARMA inputs and the unit-variance Mackey–Glass
-// drive keep their raw scale.
+// trajectories only"). Norm.State covers every state coordinate, per
+// coordinate by default or with one pooled scalar (Options.ScalarNorm).
+// Norm.Drive is the identity (raw drive) unless the testbed standardises its
+// drive (ETT calendar features). NARMA inputs and the unit-variance
+// Mackey–Glass drive keep their raw scale.
 type Dataset struct {
 	Name               string
 	StateDim, DriveDim int // DriveDim is 0 for autonomous testbeds.
@@ -72,6 +74,12 @@ type Dataset struct {
 // standardizeDrive selects whether drive coordinates are standardised too
 // (with their own training statistics) or kept on their raw scale.
 func NewDataset(name string, train, val, test []Series, standardizeDrive bool) (*Dataset, error) {
+	return newDataset(name, train, val, test, func(tr []Series) Normalizer { return FitNormalizer(tr, standardizeDrive) })
+}
+
+// newDataset is NewDataset with the normaliser fit supplied by the caller
+// (per-coordinate or scalar, see Options.ScalarNorm); fit sees train only.
+func newDataset(name string, train, val, test []Series, fit func(train []Series) Normalizer) (*Dataset, error) {
 	if len(train) == 0 {
 		return nil, fmt.Errorf("data: dataset %q: empty training split", name)
 	}
@@ -81,7 +89,7 @@ func NewDataset(name string, train, val, test []Series, standardizeDrive bool) (
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	d.Norm = FitNormalizer(train, standardizeDrive)
+	d.Norm = fit(train)
 	d.Train = applyAll(d.Norm, train)
 	d.Val = applyAll(d.Norm, val)
 	d.Test = applyAll(d.Norm, test)

@@ -56,9 +56,10 @@ func Pick(all []Series, idx []int) []Series {
 	return out
 }
 
-// datasetFromSplit builds a standardised Dataset from raw trajectories.
-func datasetFromSplit(name string, raw []Series, sp Split, standardizeDrive bool) (*Dataset, error) {
-	d, err := NewDataset(name, Pick(raw, sp.Train), Pick(raw, sp.Val), Pick(raw, sp.Test), standardizeDrive)
+// datasetFromSplit builds a standardised Dataset from raw trajectories, with
+// the normaliser fitted by fit on the training split.
+func datasetFromSplit(name string, raw []Series, sp Split, fit func([]Series) Normalizer) (*Dataset, error) {
+	d, err := newDataset(name, Pick(raw, sp.Train), Pick(raw, sp.Val), Pick(raw, sp.Test), fit)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -36,7 +36,7 @@ type ResidualShares struct {
 // MeasureResidualShares evaluates ResidualShares for forecaster f (parameters unchanged) on
 // minibatches of batch random windows of units (uniform origins, as in training), for K-step
 // rollouts.
-func MeasureResidualShares(bk backends.Backend, f *model.Forecaster, units []data.Series, K, batch, minibatches int, seed uint64) (ResidualShares, error) {
+func MeasureResidualShares(bk compute.Backend, f *model.Forecaster, units []data.Series, K, batch, minibatches int, seed uint64) (ResidualShares, error) {
 	mc := f.Config()
 	if batch < 2 || minibatches < 1 || len(units) == 0 {
 		return ResidualShares{}, fmt.Errorf("diag: MeasureResidualShares needs a minibatch of at least 2 windows (got %d), at least one minibatch (got %d) and units (got %d)", batch, minibatches, len(units))
@@ -47,7 +47,7 @@ func MeasureResidualShares(bk backends.Backend, f *model.Forecaster, units []dat
 	L, D := f.NumLayers(), mc.StateDim
 	g := train.Geometry{Window: mc.Window, K: K, BurnIn: mc.BurnIn}
 	scale := 1 / float64(batch*K)
-	exec, err := context.NewExec(bk, f.Context(), func(ctx *context.Context, hist, target, eps *graph.Node) []*graph.Node {
+	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, eps *graph.Node) []*graph.Node {
 		router := route.NewRouter(graph.Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2)))
 		pred := graph.Stack(f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)
 		e := graph.Sub(pred, graph.ConvertDType(target, pred.DType()))
@@ -77,7 +77,7 @@ func MeasureResidualShares(bk backends.Backend, f *model.Forecaster, units []dat
 			return ResidualShares{}, err
 		}
 		run := func(eps []float64) ([]float64, float64, float64, error) {
-			outs, err := exec.Exec(train.ToTensor(mc.DType, b.History, batch, g.Window, D),
+			outs, err := exec.Call(train.ToTensor(mc.DType, b.History, batch, g.Window, D),
 				train.ToTensor(mc.DType, b.Targets, batch, K, D), train.ToTensor(mc.DType, eps, batch, K, D))
 			if err != nil {
 				return nil, 0, 0, err

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 )
 
 // ToyBlock is a tiny residual branch F(x) = tanh(xW)U on row vectors x ∈ ℝ^D (W is D×H, U is
@@ -88,7 +88,7 @@ func (b ToyBlock) Graph(x *graph.Node) *graph.Node {
 	g := x.Graph()
 	W := graph.ConvertDType(graph.ConstTensor(g, tensors.FromFlatDataAndDimensions(append([]float64(nil), b.W...), b.D, b.H)), x.DType())
 	U := graph.ConvertDType(graph.ConstTensor(g, tensors.FromFlatDataAndDimensions(append([]float64(nil), b.U...), b.H, b.D)), x.DType())
-	return graph.Dot(graph.Tanh(graph.Dot(x, W)), U)
+	return graph.MatMul(graph.Tanh(graph.MatMul(x, W)), U)
 }
 
 func (b ToyBlock) check(x []float64) {

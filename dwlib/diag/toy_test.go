@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/diag"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -54,7 +54,7 @@ func routedToy(t *testing.T, b diag.ToyBlock, x, v []float64, gains [][2]float64
 		return y, Gradient(ReduceAllSum(Mul(y, v)), x)[0]
 	})
 	for _, g := range gains {
-		y, dx := exec.MustExec2(
+		y, dx := exec.MustCall2(
 			tensors.FromFlatDataAndDimensions(append([]float64(nil), x...), 1, len(x)),
 			tensors.FromFlatDataAndDimensions(append([]float64(nil), v...), 1, len(v)),
 			g[0], g[1])
@@ -97,7 +97,7 @@ func TestToyGraphFloat32(t *testing.T) {
 	b := diag.NewToyBlock(2, 3, 1, 3)
 	x := []float32{0.5, -1}
 	exec := MustNewExec(backend.MustShared(), b.Graph)
-	got := tensors.MustCopyFlatData[float32](exec.MustExec1(tensors.FromFlatDataAndDimensions(x, 1, 2)))
+	got := tensors.MustCopyFlatData[float32](exec.MustCall1(tensors.FromFlatDataAndDimensions(x, 1, 2)))
 	want := b.FValue([]float64{0.5, -1})
 	for k := range want {
 		if math.Abs(float64(got[k])-want[k]) > 1e-6 {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/compute/dtypes"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
@@ -20,6 +20,8 @@ type DataConfig struct {
 	NumTraj    int     `json:"num_traj,omitempty"`    // synthetic trajectories (40; known-SNR 100)
 	Length     int     `json:"length,omitempty"`      // trajectory length (2048) or ETT unit length (256)
 	DriveScale float64 `json:"drive_scale,omitempty"` // driven-mg λ_D (.08)
+	Generator  string  `json:"generator,omitempty"`   // "" (this project's) or "authors" (the released code's MG/driven-MG scheme)
+	ScalarNorm bool    `json:"scalar_norm,omitempty"` // one scalar mean and sd over all training entries (the authors')
 	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
 	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
 }
@@ -35,6 +37,11 @@ type ModelConfig struct {
 	Window    int    `json:"window"`
 	BurnIn    int    `json:"burn_in"`
 	DType     string `json:"dtype"`
+	// Architecture variants (model.Config): "" is the project's reading of the paper's text.
+	Norm string `json:"norm,omitempty"`
+	Stem string `json:"stem,omitempty"`
+	Head string `json:"head,omitempty"`
+	Init string `json:"init,omitempty"`
 }
 
 // RunConfig is everything that determines a run's numbers.
@@ -48,6 +55,11 @@ type RunConfig struct {
 	Fit         train.FitConfig `json:"fit"`
 	EvalOrigins int             `json:"eval_origins"` // at most this many test origins per unit (64)
 	HEval       int             `json:"h_eval"`       // evaluation horizon, ceil(1.5 K)
+	// EvalWindow is the test context: observed states before each test origin (the authors' test
+	// evaluator uses 16 while training and validation use 32). EvalBurnIn leading steps of each test
+	// unit are never used (the authors: 0). The validation loss uses the training geometry.
+	EvalWindow int `json:"eval_window"`
+	EvalBurnIn int `json:"eval_burn_in"`
 }
 
 // Methods lists the training methods (train.Methods).
@@ -69,7 +81,8 @@ func (c RunConfig) JSON() []byte {
 
 // dataOptions converts to data.Options for the run's seed.
 func (c RunConfig) dataOptions() data.Options {
-	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale}
+	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale,
+		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm}
 }
 
 // modelConfig completes the model configuration with the dataset's dimensions.
@@ -81,7 +94,7 @@ func (c RunConfig) modelConfig(stateDim, driveDim int) (model.Config, error) {
 	m := c.Model
 	return model.Config{Kind: m.Kind, StateDim: stateDim, DriveDim: driveDim, Hidden: m.Hidden, Layers: m.Layers,
 		SSMState: m.SSMState, ConvWidth: m.ConvWidth, Expand: m.Expand, Window: m.Window, BurnIn: m.BurnIn,
-		DType: dt, Seed: c.Seed}, nil
+		DType: dt, Seed: c.Seed, Norm: m.Norm, Stem: m.Stem, Head: m.Head, Init: m.Init}, nil
 }
 
 func parseDType(s string) (dtypes.DType, error) {
@@ -153,11 +166,18 @@ func (c RunConfig) Validate() error {
 	if c.EvalOrigins < 1 {
 		return fmt.Errorf("experiment: EvalOrigins = %d, must be >= 1", c.EvalOrigins)
 	}
+	if c.EvalWindow < 1 || c.EvalBurnIn < 0 {
+		return fmt.Errorf("experiment: EvalWindow = %d must be >= 1 and EvalBurnIn = %d >= 0", c.EvalWindow, c.EvalBurnIn)
+	}
 	n := c.unitLength()
-	need := c.Model.BurnIn + c.Model.Window + c.HEval
+	need := c.EvalBurnIn + c.EvalWindow + c.HEval
 	if need > n {
-		return fmt.Errorf("experiment: K = %d is too long for %s: burn-in %d + window %d + evaluation horizon ceil(1.5K) = %d needs %d steps, but units have %d",
-			c.Train.K, c.Testbed, c.Model.BurnIn, c.Model.Window, c.HEval, need, n)
+		return fmt.Errorf("experiment: K = %d is too long for %s: test burn-in %d + window %d + evaluation horizon ceil(1.5K) = %d needs %d steps, but units have %d",
+			c.Train.K, c.Testbed, c.EvalBurnIn, c.EvalWindow, c.HEval, need, n)
+	}
+	if need := c.Model.BurnIn + c.Model.Window + c.Train.K; need > n {
+		return fmt.Errorf("experiment: K = %d is too long for %s: burn-in %d + window %d + K needs %d steps, but units have %d",
+			c.Train.K, c.Testbed, c.Model.BurnIn, c.Model.Window, need, n)
 	}
 	return nil
 }
@@ -192,6 +212,9 @@ func ReadConfig(path string) (RunConfig, error) {
 	c.Fit = c.Fit.Defaults()
 	if c.HEval == 0 {
 		c.HEval = eval.HEval(c.Train.K)
+	}
+	if c.EvalWindow == 0 { // a configuration written before EvalWindow existed: test as trained
+		c.EvalWindow, c.EvalBurnIn = c.Model.Window, c.Model.BurnIn
 	}
 	if err := c.Validate(); err != nil {
 		return RunConfig{}, fmt.Errorf("%s: %w", path, err)

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
 func TestResolveRefusesBadInput(t *testing.T) {
@@ -17,10 +20,11 @@ func TestResolveRefusesBadInput(t *testing.T) {
 	}{
 		{"quick", "lorenz", "dw", 0, `unknown testbed "lorenz"; valid testbeds: known-snr, mackey-glass`},
 		{"quick", "mackey-glass", "magic", 0, `unknown method "magic"; valid methods: full, clip, jreg, tbptt, static, dw`},
-		{"huge", "mackey-glass", "dw", 0, `unknown profile "huge"; valid profiles: quick, standard, paper`},
+		{"huge", "mackey-glass", "dw", 0, `unknown profile "huge"; valid profiles: quick, standard, paper-cpu, paper, paper-text`},
 		// quick units have 96 steps: burn-in 4 + window 4 + ceil(1.5·60) = 98 > 96.
-		{"quick", "mackey-glass", "dw", 60, "K = 60 is too long for mackey-glass: burn-in 4 + window 4 + evaluation horizon ceil(1.5K) = 90 needs 98 steps, but units have 96"},
-		{"paper", "ettm1", "full", 200, "needs 348 steps, but units have 256"},
+		{"quick", "mackey-glass", "dw", 60, "K = 60 is too long for mackey-glass: test burn-in 4 + window 4 + evaluation horizon ceil(1.5K) = 90 needs 98 steps, but units have 96"},
+		{"paper", "ettm1", "full", 200, "needs 316 steps, but units have 256"},
+		{"paper-text", "ettm1", "full", 200, "needs 332 steps, but units have 256"},
 		{"quick", "mackey-glass", "dw", -3, "K = -3"},
 	} {
 		_, err := Resolve(tc.profile, tc.testbed, tc.method, 0, tc.K)
@@ -30,7 +34,45 @@ func TestResolveRefusesBadInput(t *testing.T) {
 	}
 }
 
-func TestPaperProfileIsThePaper(t *testing.T) {
+// TestPaperProfileIsTheReleasedCode checks the paper profile against the facts of the authors'
+// released configuration (docs/paper-vs-code.md, sections 1-7).
+func TestPaperProfileIsTheReleasedCode(t *testing.T) {
+	for _, tc := range []struct {
+		testbed, method string
+		check           func(RunConfig) bool
+		what            string
+	}{
+		{"mackey-glass", "dw", func(c RunConfig) bool {
+			return c.Model.Hidden == 128 && c.Model.Layers == 4 && c.Model.Norm == model.NormLayer &&
+				c.Model.Stem == model.StemLayerNormGELU && c.Model.Head == model.HeadLayerNormGELU && c.Model.Init == model.InitTorch &&
+				c.Model.Window == 32 && c.Model.BurnIn == 0 && c.Train.DetachContext && c.EvalWindow == 16 && c.EvalBurnIn == 0 &&
+				c.Fit.Grouping == train.GroupTrajectories && c.Fit.MicroTrajectories == 4 && c.Fit.Accumulate == 8 &&
+				c.Fit.AccumulateScale == train.ScaleAuthors && c.Train.NoiseGroup == 16 && c.Train.WeightDecayMode == train.WeightDecayL2 &&
+				c.Train.AdamEps == 1e-8 && c.Train.LR == 1e-4 && c.Fit.ValOrigins == 497 && c.Data.Generator == "authors" && c.Data.ScalarNorm
+		}, "§1.2-1.3, §3, §4, §7: 4×8 microbatches, LayerNorm model, detached 31-step burn-in, 16-step test context"},
+		{"mackey-glass", "full", func(c RunConfig) bool { return c.Fit.MicroTrajectories == 32 && c.Fit.Accumulate == 1 }, "§1.2: MG Full is one microbatch of 32"},
+		{"mackey-glass", "clip", func(c RunConfig) bool { return c.Fit.MicroTrajectories == 4 && c.Fit.Accumulate == 8 }, "§1.8: MG controls use 4×8"},
+		{"mackey-glass", "jreg", func(c RunConfig) bool { return c.Train.JRegStyle == train.JRegAuthors }, "§6: the released JReg"},
+		{"ettm1", "dw", func(c RunConfig) bool {
+			return c.Fit.MicroTrajectories == 32 && c.Fit.Accumulate == 1 && !c.Data.ScalarNorm
+		}, "§1.6: ETT is 32×1"},
+		{"narma5", "full", func(c RunConfig) bool { return c.Fit.MicroTrajectories == 4 && c.Data.ScalarNorm }, "§1.4: NARMA Full is 4×8"},
+	} {
+		c, err := Resolve(Paper, tc.testbed, tc.method, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.check(c) {
+			t.Errorf("paper %s %s is not %s:\n%s", tc.testbed, tc.method, tc.what, c.JSON())
+		}
+	}
+	c, err := Resolve(PaperCPU, "mackey-glass", "dw", 0, 0)
+	if err != nil || c.Model.Hidden != 32 || c.Fit.Accumulate != 8 || c.Model.Norm != model.NormLayer {
+		t.Errorf("paper-cpu is not the released configuration at width 32: %v\n%s", err, c.JSON())
+	}
+}
+
+func TestPaperTextProfileIsThePaper(t *testing.T) {
 	for _, tc := range []struct {
 		testbed, method string
 		check           func(RunConfig) bool
@@ -38,7 +80,7 @@ func TestPaperProfileIsThePaper(t *testing.T) {
 	}{
 		{"mackey-glass", "dw", func(c RunConfig) bool {
 			return c.Model.Hidden == 128 && c.Model.Layers == 4 && c.Model.SSMState == 16 && c.Model.ConvWidth == 4 &&
-				c.Model.Expand == 2 && c.Model.Window == 16 && c.Model.BurnIn == 32 && c.Train.K == 32 && c.HEval == 48 &&
+				c.Model.Expand == 2 && c.Model.Window == 32 && c.Model.BurnIn == 0 && c.EvalWindow == 32 && c.Train.K == 32 && c.HEval == 48 &&
 				c.Train.LR == 1e-4 && c.Train.WeightDecay == 1e-4 && c.Train.BatchSize == 32 && c.Train.ClipNorm == 1 &&
 				c.Train.Warmup == 8 && c.Train.Period == 4 && c.Train.Sampler == "generic" &&
 				c.Fit.Epochs == 100 && c.Fit.Patience == 20 && c.Fit.StartsPerUnit == 16 && c.EvalOrigins == 64
@@ -51,12 +93,12 @@ func TestPaperProfileIsThePaper(t *testing.T) {
 		{"known-snr", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 4 }, "known-SNR TBPTT 4"},
 		{"driven-mg", "full", func(c RunConfig) bool { return c.Data.DriveScale == 0.08 }, "driven MG λ_D .08"},
 	} {
-		c, err := Resolve(Paper, tc.testbed, tc.method, 1, 0)
+		c, err := Resolve(PaperText, tc.testbed, tc.method, 1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !tc.check(c) {
-			t.Errorf("paper %s %s is not %s:\n%s", tc.testbed, tc.method, tc.what, c.JSON())
+			t.Errorf("paper-text %s %s is not %s:\n%s", tc.testbed, tc.method, tc.what, c.JSON())
 		}
 	}
 	c, _ := Resolve(Quick, "mackey-glass", "tbptt", 0, 0)
@@ -197,13 +239,20 @@ func TestPlannedBatches(t *testing.T) {
 		{Standard, "mackey-glass", 10 * (28 * 16 / 32)}, // 40 trajectories → 28 train
 		{Standard, "known-snr", 10 * (70 * 6 / 32)},     // 100 trajectories → 70 train, 6 starts
 		{Standard, "ettm1", 10 * (45 * 16 / 32)},        // 45 of the 135 training units
-		{Paper, "ettm2", 100 * (135 * 16 / 32)},
+		{PaperText, "ettm2", 100 * (135 * 16 / 32)},
+		{Paper, "ettm2", 100 * 5},          // microbatches of 32 of the 135 units
+		{Paper, "mackey-glass", 100 * 7},   // DW: microbatches of 4 of the 28 units
 		{Quick, "narma5", 2 * (8 * 4 / 8)}, // 12 trajectories → 8 train
 		{Quick, "ettm1", 2 * (8 * 4 / 8)},  // at most 8 units
 	} {
 		c, err := Resolve(tc.profile, tc.testbed, "dw", 0, 0)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c.Fit.Grouping == train.GroupTrajectories {
+			if steps := PlannedOptimizerSteps(c); tc.profile == Paper && tc.testbed == "mackey-glass" && steps != 100 {
+				t.Errorf("%s %s: %d planned Adam steps, want 100 (one per epoch)", tc.profile, tc.testbed, steps)
+			}
 		}
 		if got := PlannedBatches(c); got != tc.want {
 			t.Errorf("%s %s: %d planned minibatches, want %d", tc.profile, tc.testbed, got, tc.want)

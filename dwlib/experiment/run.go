@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
@@ -40,7 +40,7 @@ type Options struct {
 	// Log receives one line per epoch (nil: none).
 	Log io.Writer
 	// Backend runs the graphs (nil: backend.Shared()).
-	Backend backends.Backend
+	Backend compute.Backend
 	// DataCache is the directory of generated trajectories ("": data's default).
 	DataCache string
 	// ETTDir holds the ETT CSV files ("": data's default, ../shared/data/ett).
@@ -222,7 +222,7 @@ func loadBestFrom(dir string, cfg RunConfig, opt Options) (*data.Dataset, *model
 }
 
 // backend returns opt.Backend, or the process-wide one.
-func (opt Options) backend() (backends.Backend, error) {
+func (opt Options) backend() (compute.Backend, error) {
 	if opt.Backend != nil {
 		return opt.Backend, nil
 	}
@@ -250,7 +250,7 @@ func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore,
 	if err != nil {
 		return cfg, TestScore{}, err
 	}
-	if err := ds.CheckHorizon(cfg.Model.BurnIn+cfg.Model.Window, H); err != nil {
+	if err := ds.CheckHorizon(cfg.EvalBurnIn+cfg.EvalWindow, H); err != nil {
 		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d: %w", H, err)
 	}
 	bk, err := opt.backend()
@@ -289,10 +289,13 @@ func LoadData(cfg RunConfig, opt Options) (*data.Dataset, error) {
 	if m := cfg.Data.MaxUnits; m > 0 {
 		ds.Train, ds.Val, ds.Test = evenlySpaced(ds.Train, m), evenlySpaced(ds.Val, m), evenlySpaced(ds.Test, m)
 	}
-	// Validation and test roll out from the first origin after burn-in and window: check the
-	// longer of the two horizons against every unit before training starts.
-	if err := ds.CheckHorizon(cfg.Model.BurnIn+cfg.Model.Window, max(cfg.Train.K, cfg.HEval)); err != nil {
-		return nil, fmt.Errorf("experiment: K = %d (evaluation horizon %d): %w", cfg.Train.K, cfg.HEval, err)
+	// Validation rolls out K steps after the training geometry's burn-in and window, the test
+	// HEval steps after the test's: check both against every unit before training starts.
+	if err := ds.CheckHorizon(cfg.Model.BurnIn+cfg.Model.Window, cfg.Train.K); err != nil {
+		return nil, fmt.Errorf("experiment: K = %d: %w", cfg.Train.K, err)
+	}
+	if err := ds.CheckHorizon(cfg.EvalBurnIn+cfg.EvalWindow, cfg.HEval); err != nil {
+		return nil, fmt.Errorf("experiment: evaluation horizon %d: %w", cfg.HEval, err)
 	}
 	return ds, nil
 }
@@ -309,7 +312,7 @@ func evenlySpaced(units []data.Series, m int) []data.Series {
 }
 
 func evaluateTest(p *train.Predictor, test []data.Series, cfg RunConfig) (TestScore, error) {
-	res, err := eval.EvaluateBatch(p, train.Units(test, cfg.Model.BurnIn), cfg.Model.Window, cfg.HEval, cfg.EvalOrigins)
+	res, err := eval.EvaluateBatch(p, train.Units(test, cfg.EvalBurnIn), cfg.EvalWindow, cfg.HEval, cfg.EvalOrigins)
 	if err != nil {
 		return TestScore{}, err
 	}

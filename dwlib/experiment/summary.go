@@ -1,12 +1,15 @@
 package experiment
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/internal-dw/dwgo/dwlib/baseline"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 )
 
@@ -40,6 +43,27 @@ type Row struct {
 	Paper           *PaperScore
 	SecondsPerEpoch float64 // median over seeds
 	Epochs          float64 // mean epochs trained
+	// BestBaseline is the baseline with the lowest mean test rel-L2 over this row's own runs
+	// (same testbed, seeds and protocol), BaselineMean that mean and VsBaseline = Mean /
+	// BaselineMean (< 1: the method beats every baseline). Empty and 0 unless a BaselineSet was
+	// given for every run of the row.
+	BestBaseline string
+	BaselineMean float64
+	VsBaseline   float64
+}
+
+// BaselineRow is one baseline on one testbed under one protocol: its test rel-L2 over the seeds
+// it was scored for (in Summarize, the seeds of the results on that testbed).
+type BaselineRow struct {
+	Testbed  string
+	Name     string // baseline.NameZero, NameDamped or NameRidge
+	Protocol baseline.Protocol
+	Data     DataConfig
+	Seeds    []uint64
+	Values   []float64 // test rel-L2 per seed
+	Val      []float64 // validation rel-L2 per seed
+	Mean, SD float64   // of Values; SD is NaN for one seed
+	Params   []string  // chosen hyper-parameters per seed
 }
 
 // PairedRow is the matched-seed DW − Full difference on one testbed.
@@ -51,16 +75,21 @@ type PairedRow struct {
 	PaperPercent *float64    // the paper's mean DW vs mean Full, %, where it reports both means
 }
 
-// Summary is the table a sweep prints: mean ± sd per testbed and method, and the paired
-// DW-vs-Full differences.
+// Summary is the table a sweep prints: mean ± sd per testbed and method, the paired DW-vs-Full
+// differences, and the honest baselines scored under the same protocol.
 type Summary struct {
 	Rows        []Row
 	Paired      []PairedRow
+	Baselines   []BaselineRow
 	WallSeconds float64 // sum of the runs' own wall times
 }
 
-// Summarize groups results by testbed and method, in the orders of Testbeds and Methods.
-func Summarize(results []*Result) Summary {
+// Summarize groups results by testbed and method, in the orders of Testbeds and Methods. Given
+// baseline sets (ResultBaselines), it also tabulates, per testbed, the baselines that match the
+// results (same testbed, seed, data options and protocol) over the seeds present in the results,
+// and compares every method row with the best baseline over that row's own seeds. Sets that
+// match no result are ignored.
+func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 	var s Summary
 	type key struct{ tb, m string }
 	groups := map[key][]*Result{}
@@ -95,6 +124,10 @@ func Summarize(results []*Result) Summary {
 			if p, ok := PaperRelL2[tb][m]; ok {
 				row.Paper = &p
 			}
+			row.BestBaseline, row.BaselineMean = bestBaseline(rs, baselines)
+			if row.BestBaseline != "" {
+				row.VsBaseline = row.Mean / row.BaselineMean
+			}
 			s.Rows = append(s.Rows, row)
 		}
 		full, dw := groups[key{tb, "full"}], groups[key{tb, "dw"}]
@@ -122,19 +155,161 @@ func Summarize(results []*Result) Summary {
 			s.Paired = append(s.Paired, pr)
 		}
 	}
+	var used []*BaselineSet
+	for _, b := range baselines {
+		if slices.ContainsFunc(results, func(r *Result) bool { return b.Matches(r.Config) }) && !slices.Contains(used, b) {
+			used = append(used, b)
+		}
+	}
+	s.Baselines = SummarizeBaselines(used)
 	return s
 }
 
-// Markdown renders the summary as two Markdown tables.
+// Matches reports whether the set holds the baselines of cfg: same testbed, seed, data options
+// and protocol.
+func (s *BaselineSet) Matches(cfg RunConfig) bool {
+	return s.Key.Testbed == cfg.Testbed && s.Key.Seed == cfg.Seed && s.Key.Protocol() == BaselineProtocol(cfg) &&
+		bytes.Equal(mustCanonical(s.Key.Data), mustCanonical(cfg.Data))
+}
+
+// bestBaseline returns the baseline with the lowest mean test rel-L2 over the runs rs, and that
+// mean, or "" when some run has no matching set.
+func bestBaseline(rs []*Result, sets []*BaselineSet) (string, float64) {
+	sums := make([]float64, len(baselineNames))
+	for _, r := range rs {
+		i := slices.IndexFunc(sets, func(b *BaselineSet) bool { return b.Matches(r.Config) })
+		if i < 0 {
+			return "", 0
+		}
+		for j, name := range baselineNames {
+			sc, ok := sets[i].Get(name)
+			if !ok {
+				return "", 0
+			}
+			sums[j] += sc.Test.RelL2 / float64(len(rs))
+		}
+	}
+	j := slices.Index(sums, slices.Min(sums))
+	return baselineNames[j], sums[j]
+}
+
+// SummarizeBaselines tabulates baseline sets: one row per testbed, protocol (and data options)
+// and baseline, over the seeds of the sets (the first set of a seed counts), ordered by testbed
+// (Testbeds order), horizon, then baseline (zero, damped persistence, ridge AR).
+func SummarizeBaselines(sets []*BaselineSet) []BaselineRow {
+	sorted := slices.Clone(sets)
+	tbIndex := func(tb string) int { return slices.Index(Testbeds(), tb) }
+	slices.SortStableFunc(sorted, func(a, b *BaselineSet) int {
+		return cmp.Or(cmp.Compare(tbIndex(a.Key.Testbed), tbIndex(b.Key.Testbed)), cmp.Compare(a.Key.Testbed, b.Key.Testbed),
+			cmp.Compare(a.Key.H, b.Key.H), cmp.Compare(a.Key.History, b.Key.History), cmp.Compare(a.Key.BurnIn, b.Key.BurnIn),
+			cmp.Compare(a.Key.MaxOrigins, b.Key.MaxOrigins), cmp.Compare(a.Key.Seed, b.Key.Seed))
+	})
+	type group struct {
+		first *BaselineSet
+		sets  []*BaselineSet
+	}
+	var groups []*group
+	same := func(a, b *BaselineSet) bool {
+		return a.Key.Testbed == b.Key.Testbed && a.Key.Protocol() == b.Key.Protocol() &&
+			bytes.Equal(mustCanonical(a.Key.Data), mustCanonical(b.Key.Data))
+	}
+	for _, b := range sorted {
+		i := slices.IndexFunc(groups, func(g *group) bool { return same(g.first, b) })
+		if i < 0 {
+			groups = append(groups, &group{first: b})
+			i = len(groups) - 1
+		}
+		g := groups[i]
+		if !slices.ContainsFunc(g.sets, func(o *BaselineSet) bool { return o.Key.Seed == b.Key.Seed }) {
+			g.sets = append(g.sets, b)
+		}
+	}
+	var rows []BaselineRow
+	for _, g := range groups {
+		for _, name := range baselineNames {
+			row := BaselineRow{Testbed: g.first.Key.Testbed, Name: name, Protocol: g.first.Key.Protocol(), Data: g.first.Key.Data}
+			for _, b := range g.sets {
+				sc, ok := b.Get(name)
+				if !ok {
+					continue
+				}
+				row.Seeds = append(row.Seeds, b.Key.Seed)
+				row.Values = append(row.Values, sc.Test.RelL2)
+				row.Val = append(row.Val, sc.ValRelL2)
+				row.Params = append(row.Params, sc.Params)
+			}
+			if len(row.Seeds) == 0 {
+				continue
+			}
+			row.Mean, row.SD = eval.MeanSD(row.Values)
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// ResultBaselines returns the baselines of every testbed, seed and protocol the results cover,
+// read back or scored by RunBaselines (cached under opt.RunsDir). Baselines that cannot be
+// scored are reported together in the error; the others are returned.
+func ResultBaselines(results []*Result, opt Options) ([]*BaselineSet, error) {
+	var sets []*BaselineSet
+	var errs []error
+	var done []RunConfig
+	for _, r := range results {
+		c := r.Config
+		if slices.ContainsFunc(done, func(d RunConfig) bool {
+			return d.Testbed == c.Testbed && d.Seed == c.Seed && BaselineProtocol(d) == BaselineProtocol(c) &&
+				bytes.Equal(mustCanonical(d.Data), mustCanonical(c.Data))
+		}) {
+			continue
+		}
+		done = append(done, c)
+		b, err := RunBaselines(c, opt)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("baselines of %s: %w", c.Name(), err))
+			continue
+		}
+		sets = append(sets, b)
+	}
+	return sets, errors.Join(errs...)
+}
+
+// SummarizeWithBaselines is Summarize(results, ResultBaselines(results, opt)...): the table with
+// the baselines beside the trained models. The summary is complete except for baselines that
+// could not be scored, which the error names.
+func SummarizeWithBaselines(results []*Result, opt Options) (Summary, error) {
+	sets, err := ResultBaselines(results, opt)
+	return Summarize(results, sets...), err
+}
+
+// Markdown renders the summary as Markdown: the method table, the paired DW − Full table, and
+// one table of baselines per testbed and protocol. With baselines, the method table gains a last
+// column "vs best baseline": the row's mean over the best baseline's mean on the same seeds.
 func (s Summary) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | paper | epochs | s/epoch |\n|---|---|---|---|---|---|---|\n")
+	ratio := slices.ContainsFunc(s.Rows, func(r Row) bool { return r.BestBaseline != "" })
+	if ratio {
+		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | paper | epochs | s/epoch | vs best baseline |\n|---|---|---|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | paper | epochs | s/epoch |\n|---|---|---|---|---|---|---|\n")
+	}
 	for _, r := range s.Rows {
 		paper := "–"
 		if r.Paper != nil {
 			paper = fmt.Sprintf("%.4f ± %.4f", r.Paper.Mean, r.Paper.SD)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %.1f | %.1f |\n", r.Testbed, r.Method, len(r.Seeds), meanSD(r.Mean, r.SD), paper, r.Epochs, r.SecondsPerEpoch)
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %.1f | %.1f |", r.Testbed, r.Method, len(r.Seeds), meanSD(r.Mean, r.SD), paper, r.Epochs, r.SecondsPerEpoch)
+		if ratio {
+			vs := "–"
+			if r.BestBaseline != "" {
+				vs = fmt.Sprintf("%.3f (%s %.4f)", r.VsBaseline, r.BestBaseline, r.BaselineMean)
+			}
+			fmt.Fprintf(&b, " %s |", vs)
+		}
+		b.WriteString("\n")
+	}
+	if ratio {
+		b.WriteString("\nvs best baseline: the method's mean test rel-L2 divided by that of the best (lowest on test, a conservative bar) of the zero, damped-persistence and ridge-AR baselines on the same seeds and protocol; below 1, the model beats every baseline.\n")
 	}
 	if len(s.Paired) > 0 {
 		b.WriteString("\n| testbed | pairs | DW − Full (mean) | 95% interval | DW vs Full | paper DW − Full [95%] | paper DW vs Full |\n|---|---|---|---|---|---|---|\n")
@@ -149,7 +324,53 @@ func (s Summary) Markdown() string {
 			fmt.Fprintf(&b, "| %s | %d | %+.5f | [%+.5f, %+.5f] | %+.2f%% | %s | %s |\n", p.Testbed, p.Diff.N, p.Diff.Mean, p.Diff.Lo, p.Diff.Hi, p.Percent, paper, paperPct)
 		}
 	}
+	if len(s.Baselines) > 0 {
+		b.WriteString("\n")
+		b.WriteString(BaselinesMarkdown(s.Baselines))
+	}
 	return b.String()
+}
+
+// BaselinesMarkdown renders baseline rows as one Markdown table per testbed and protocol, each
+// under a line naming the protocol.
+func BaselinesMarkdown(rows []BaselineRow) string {
+	var b strings.Builder
+	for i, r := range rows {
+		if i == 0 || r.Testbed != rows[i-1].Testbed || r.Protocol != rows[i-1].Protocol ||
+			!bytes.Equal(mustCanonical(r.Data), mustCanonical(rows[i-1].Data)) {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			p := r.Protocol
+			fmt.Fprintf(&b, "Baselines on %s, scored like the runs: eq. (8) over h = 1..%d from %d observed states, burn-in %d, at most %d origins per test unit.\n\n",
+				r.Testbed, p.H, p.History, p.BurnIn, p.MaxOrigins)
+			b.WriteString("| testbed | baseline | seeds | test rel-L2 (mean ± sd) | val rel-L2 (mean) | chosen on train/val |\n|---|---|---|---|---|---|\n")
+		}
+		val, _ := eval.MeanSD(r.Val)
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %.4f | %s |\n", r.Testbed, r.Name, len(r.Seeds), meanSD(r.Mean, r.SD), val, paramsBySeed(r.Seeds, r.Params))
+	}
+	return b.String()
+}
+
+// paramsBySeed lists the distinct hyper-parameter lines with the seeds that chose them:
+// "W=8 lambda=1e-04 drive=false (s0, s2); W=4 lambda=1e-02 drive=false (s1)".
+func paramsBySeed(seeds []uint64, params []string) string {
+	var distinct []string
+	bySeed := map[string][]string{}
+	for i, p := range params {
+		if _, ok := bySeed[p]; !ok {
+			distinct = append(distinct, p)
+		}
+		bySeed[p] = append(bySeed[p], fmt.Sprintf("s%d", seeds[i]))
+	}
+	if len(distinct) == 1 && distinct[0] == "-" {
+		return "–"
+	}
+	parts := make([]string, len(distinct))
+	for i, p := range distinct {
+		parts[i] = fmt.Sprintf("%s (%s)", p, strings.Join(bySeed[p], ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func meanSD(m, sd float64) string {

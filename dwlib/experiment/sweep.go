@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/kernelext/progress"
 )
 
@@ -109,7 +110,22 @@ func PlannedBatches(cfg RunConfig) int {
 	if cfg.Data.MaxUnits > 0 {
 		units = min(units, cfg.Data.MaxUnits)
 	}
+	if cfg.Fit.Grouping == train.GroupTrajectories {
+		return cfg.Fit.Epochs * ((units + cfg.Fit.MicroTrajectories - 1) / cfg.Fit.MicroTrajectories)
+	}
 	return cfg.Fit.Epochs * (units * cfg.Fit.StartsPerUnit / cfg.Train.BatchSize)
+}
+
+// PlannedOptimizerSteps is the number of Adam steps a run takes if it trains all its epochs: one
+// per minibatch (grouping "windows") or one per Accumulate microbatches and one for each epoch's
+// remainder (grouping "trajectories").
+func PlannedOptimizerSteps(cfg RunConfig) int {
+	micro := PlannedBatches(cfg)
+	if cfg.Fit.Grouping != train.GroupTrajectories {
+		return micro
+	}
+	perEpoch := micro / cfg.Fit.Epochs
+	return cfg.Fit.Epochs * ((perEpoch + cfg.Fit.Accumulate - 1) / cfg.Fit.Accumulate)
 }
 
 // ResolveJobs resolves every job of a sweep first, so a bad name or K fails before any run starts.

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
@@ -117,7 +117,7 @@ func TestParamVJPMatchesFiniteDifferences(t *testing.T) {
 		return s
 	}
 	off, checked := 0, 0
-	for vr := range f.Context().IterVariables() {
+	for vr := range f.Store().IterVariables() {
 		if !vr.Trainable {
 			continue
 		}
@@ -138,7 +138,7 @@ func TestParamVJPMatchesFiniteDifferences(t *testing.T) {
 			set(orig)
 			fd := (up - down) / (2 * h)
 			if got := grad[off+j]; math.Abs(got-fd) > 1e-6*(1+math.Abs(fd)) {
-				t.Errorf("%s[%d]: gradient %.10g, finite differences %.10g", vr.ScopeAndName(), j, got, fd)
+				t.Errorf("%s[%d]: gradient %.10g, finite differences %.10g", vr.Path(), j, got, fd)
 			}
 			checked++
 		}
@@ -165,13 +165,13 @@ func TestGradientSplitIsTheHorizonLossGradient(t *testing.T) {
 	g := train.Geometry{Window: 3, K: K, BurnIn: 1}
 	picks, _ := RandomPicks(ds.Test, N, g, rand.New(rand.NewPCG(cfg.Seed, 0)))
 	st, _ := NewStarts(ds.Test, picks, g, ds.Norm.State)
-	lossGrad, err := context.NewExec(bk, f.Context(), func(ctx *context.Context, hist, target, mask *Node) *Node {
+	lossGrad, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, mask *Node) *Node {
 		pred := Stack(f.Rollout(nil, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)
 		e := Sub(pred, target)
 		sq := ReduceSum(Mul(e, e), -1) // [N, K]
 		loss := DivScalar(ReduceAllSum(Mul(sq, mask)), float64(N*K))
 		var flat []*Node
-		for _, gr := range ctx.BuildTrainableVariablesGradientsGraph(loss) {
+		for _, gr := range scope.BuildTrainableVariablesGradientsGraph(loss) {
 			flat = append(flat, Reshape(gr, -1))
 		}
 		return Concatenate(flat, 0)
@@ -184,7 +184,7 @@ func TestGradientSplitIsTheHorizonLossGradient(t *testing.T) {
 		for i := range N {
 			mask[i*K+k] = 1
 		}
-		out, err := lossGrad.Exec(tensors.FromFlatDataAndDimensions(st.History, N, 3, 8),
+		out, err := lossGrad.Call(tensors.FromFlatDataAndDimensions(st.History, N, 3, 8),
 			tensors.FromFlatDataAndDimensions(target, N, K, 8), tensors.FromFlatDataAndDimensions(mask, N, K))
 		if err != nil {
 			t.Fatal(err)

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/calib"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/model"
@@ -74,7 +74,7 @@ type Risk struct {
 }
 
 // RouteRisk runs panel c for forecaster f on the known-SNR training units (normalised with norm).
-func RouteRisk(bk backends.Backend, f *model.Forecaster, trainUnits []data.Series, norm data.Affine, K int, cfg RiskConfig, rep progress.Reporter) (*Risk, error) {
+func RouteRisk(bk compute.Backend, f *model.Forecaster, trainUnits []data.Series, norm data.Affine, K int, cfg RiskConfig, rep progress.Reporter) (*Risk, error) {
 	if cfg.Passes < 1 || cfg.StartsPerUnit < 1 || cfg.BatchSize < 1 || cfg.OracleDraws < 1 || cfg.EvalDraws < 1 || cfg.MaxEval < 0 {
 		return nil, fmt.Errorf("knownsnr: invalid RiskConfig %+v", cfg)
 	}
@@ -229,7 +229,7 @@ func misplaced(gains []float64, k, l, K, L int) [2]float64 {
 //	P: q_sig   = ½ mean_{i,k} ‖x̂ − x̄‖²   (x̄ = A^k x_t: its messages are exactly the signal s)
 type probeExec struct {
 	f    *model.Forecaster
-	exec *context.Exec
+	exec *mlmodel.Exec
 	N, K int
 }
 
@@ -238,10 +238,10 @@ type probeOut struct {
 	T, R, P   []wiener.Sym2
 }
 
-func newProbeExec(bk backends.Backend, f *model.Forecaster, N, K int) (*probeExec, error) {
+func newProbeExec(bk compute.Backend, f *model.Forecaster, N, K int) (*probeExec, error) {
 	L := f.NumLayers()
 	scale := 1 / float64(N*K)
-	exec, err := context.NewExec(bk, f.Context(), func(ctx *context.Context, in []*Node) []*Node {
+	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, eps, mean := in[0], in[1], in[2], in[3]
 		gains := Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2))
 		router := route.NewRouter(gains)
@@ -262,7 +262,7 @@ func newProbeExec(bk backends.Backend, f *model.Forecaster, N, K int) (*probeExe
 
 func (p *probeExec) run(st *Starts, eps []float64) (*probeOut, error) {
 	dt, D := p.f.Config().DType, st.D
-	outs, err := p.exec.Exec(train.ToTensor(dt, st.History, p.N, st.Window, D), train.ToTensor(dt, st.Targets, p.N, p.K, D),
+	outs, err := p.exec.Call(train.ToTensor(dt, st.History, p.N, st.Window, D), train.ToTensor(dt, st.Targets, p.N, p.K, D),
 		train.ToTensor(dt, eps, p.N, p.K, D), train.ToTensor(dt, st.Mean, p.N, p.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: route probes: %w", err)
@@ -277,14 +277,14 @@ func (p *probeExec) run(st *Starts, eps []float64) (*probeOut, error) {
 // them all.
 type drawExec struct {
 	f       *model.Forecaster
-	exec    *context.Exec
+	exec    *mlmodel.Exec
 	N, B, K int
 }
 
-func newDrawExec(bk backends.Backend, f *model.Forecaster, N, B, K int) (*drawExec, error) {
+func newDrawExec(bk compute.Backend, f *model.Forecaster, N, B, K int) (*drawExec, error) {
 	L := f.NumLayers()
 	scale := 1 / float64(N*K) // N, not N·B: the draws are an expectation, not more samples
-	exec, err := context.NewExec(bk, f.Context(), func(ctx *context.Context, hist, eps *Node) *Node {
+	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, eps *Node) *Node {
 		gains := Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2))
 		router := route.NewRouter(gains)
 		pred := Stack(f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)
@@ -315,7 +315,7 @@ func (d *drawExec) run(st *Starts, draws [][]float64) ([]wiener.Sym2, error) {
 		}
 	}
 	dt := d.f.Config().DType
-	outs, err := d.exec.Exec(train.ToTensor(dt, hist, d.N*d.B, W, D), train.ToTensor(dt, eps, d.N*d.B, d.K, D))
+	outs, err := d.exec.Call(train.ToTensor(dt, hist, d.N*d.B, W, D), train.ToTensor(dt, eps, d.N*d.B, d.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: draw moments: %w", err)
 	}

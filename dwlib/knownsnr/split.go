@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
@@ -49,7 +49,7 @@ type GradSplit struct {
 // GradientSplit measures panels a and b for the forecaster f (its parameters are not changed) on
 // the known-SNR test units (normalised with norm, the dataset's Norm.State), for training
 // horizon K. rep (may be nil) shows one step per backward pass.
-func GradientSplit(bk backends.Backend, f *model.Forecaster, test []data.Series, norm data.Affine, K int, cfg SplitConfig, rep progress.Reporter) (*GradSplit, error) {
+func GradientSplit(bk compute.Backend, f *model.Forecaster, test []data.Series, norm data.Affine, K int, cfg SplitConfig, rep progress.Reporter) (*GradSplit, error) {
 	if cfg.Trajectories < 1 || cfg.Draws < 2 || cfg.Replicates < 1 {
 		return nil, fmt.Errorf("knownsnr: SplitConfig %+v: need >= 1 trajectory, >= 2 draws, >= 1 replicate", cfg)
 	}

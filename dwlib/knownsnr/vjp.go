@@ -3,11 +3,11 @@ package knownsnr
 import (
 	"fmt"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -18,18 +18,18 @@ import (
 // vector. The rollout is plain BPTT (every route open).
 type paramVJP struct {
 	f       *model.Forecaster
-	exec    *context.Exec
+	exec    *mlmodel.Exec
 	N, W, K int
 	P       int
 }
 
-func newParamVJP(bk backends.Backend, f *model.Forecaster, N, K int) (*paramVJP, error) {
+func newParamVJP(bk compute.Backend, f *model.Forecaster, N, K int) (*paramVJP, error) {
 	v := &paramVJP{f: f, N: N, W: f.Config().Window, K: K}
-	exec, err := context.NewExec(bk, f.Context(), func(ctx *context.Context, hist, cot *Node) *Node {
+	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, cot *Node) *Node {
 		ro := f.Rollout(nil, model.Inputs{History: hist}, K, model.RolloutOptions{})
 		pred := Stack(ro.Preds, 1)
 		loss := ReduceAllSum(Mul(pred, ConvertDType(cot, pred.DType())))
-		grads := ctx.BuildTrainableVariablesGradientsGraph(loss)
+		grads := scope.BuildTrainableVariablesGradientsGraph(loss)
 		flat := make([]*Node, len(grads))
 		for i, g := range grads {
 			flat[i] = ConvertDType(Reshape(g, -1), dtypes.Float64)
@@ -40,7 +40,7 @@ func newParamVJP(bk backends.Backend, f *model.Forecaster, N, K int) (*paramVJP,
 		return nil, err
 	}
 	v.exec = exec
-	for vr := range f.Context().IterVariables() {
+	for vr := range f.Store().IterVariables() {
 		if vr.Trainable {
 			v.P += vr.Shape().Size()
 		}
@@ -55,7 +55,7 @@ func (v *paramVJP) apply(hist, cot []float64) ([]float64, error) {
 		return nil, fmt.Errorf("knownsnr: VJP inputs of %d and %d values, want %d and %d", len(hist), len(cot), v.N*v.W*D, v.N*v.K*D)
 	}
 	dt := v.f.Config().DType
-	outs, err := v.exec.Exec(train.ToTensor(dt, hist, v.N, v.W, D), train.ToTensor(dt, cot, v.N, v.K, D))
+	outs, err := v.exec.Call(train.ToTensor(dt, hist, v.N, v.W, D), train.ToTensor(dt, cot, v.N, v.K, D))
 	if err != nil {
 		return nil, fmt.Errorf("knownsnr: gradient: %w", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/compute/dtypes"
 )
 
 // Kinds lists the stepper kinds New accepts.
@@ -24,6 +24,13 @@ type Config struct {
 	BurnIn    int    // leading steps of each unit never used (32)
 	DType     dtypes.DType
 	Seed      uint64 // parameter initialisation seed
+
+	// Architecture variants (see arch.go): the paper's text reading is the default, the authors'
+	// released code is "layer", "layernorm-gelu", "layernorm-gelu" and "torch".
+	Norm string // block pre-norm: "rms" (default) or "layer"
+	Stem string // read-in: "linear" (default) or "layernorm-gelu"
+	Head string // read-out: "silu" (default: Linear → SiLU → Linear) or "layernorm-gelu"
+	Init string // "normal" (default) or "torch" (PyTorch's default uniform initialisation)
 }
 
 // Defaults returns c with zero fields set to the paper's values.
@@ -46,6 +53,15 @@ func (c Config) Defaults() Config {
 	if c.DType == dtypes.InvalidDType {
 		c.DType = dtypes.Float32
 	}
+	def := func(p *string, v string) {
+		if *p == "" {
+			*p = v
+		}
+	}
+	def(&c.Norm, NormRMS)
+	def(&c.Stem, StemLinear)
+	def(&c.Head, HeadSiLU)
+	def(&c.Init, InitNormal)
 	return c
 }
 
@@ -63,6 +79,15 @@ func (c Config) Validate() error {
 		{"BurnIn", c.BurnIn, 0}} {
 		if f.v < f.min {
 			return fmt.Errorf("model: Config.%s = %d, must be >= %d", f.name, f.v, f.min)
+		}
+	}
+	for _, f := range []struct {
+		name, v string
+		valid   []string
+	}{{"Norm", c.Norm, []string{NormRMS, NormLayer}}, {"Stem", c.Stem, []string{StemLinear, StemLayerNormGELU}},
+		{"Head", c.Head, []string{HeadSiLU, HeadLayerNormGELU}}, {"Init", c.Init, []string{InitNormal, InitTorch}}} {
+		if !slices.Contains(f.valid, f.v) {
+			return fmt.Errorf("model: Config.%s = %q, valid values are %q", f.name, f.v, f.valid)
 		}
 	}
 	if c.DType != dtypes.Float32 && c.DType != dtypes.Float64 {

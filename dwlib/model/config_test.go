@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -20,7 +20,7 @@ import (
 func TestDefaultsArePaperValues(t *testing.T) {
 	got := model.Config{StateDim: 7}.Defaults()
 	want := model.Config{Kind: "mamba", StateDim: 7, Hidden: 128, Layers: 4, SSMState: 16, ConvWidth: 4, Expand: 2,
-		Window: 16, BurnIn: 32, DType: dtypes.Float32}
+		Window: 16, BurnIn: 32, DType: dtypes.Float32, Norm: model.NormRMS, Stem: model.StemLinear, Head: model.HeadSiLU, Init: model.InitNormal}
 	if got != want {
 		t.Errorf("Config{StateDim: 7}.Defaults() =\n %+v\nwant\n %+v", got, want)
 	}
@@ -29,7 +29,8 @@ func TestDefaultsArePaperValues(t *testing.T) {
 	}
 	// Set fields are kept.
 	set := model.Config{Kind: "mlp", StateDim: 1, DriveDim: 2, Hidden: 8, Layers: 3, SSMState: 5, ConvWidth: 2, Expand: 1,
-		Window: 9, BurnIn: 4, DType: dtypes.Float64, Seed: 42}
+		Window: 9, BurnIn: 4, DType: dtypes.Float64, Seed: 42, Norm: model.NormLayer, Stem: model.StemLayerNormGELU,
+		Head: model.HeadLayerNormGELU, Init: model.InitTorch}
 	if got := set.Defaults(); got != set {
 		t.Errorf("Defaults() changed set fields: %+v, want %+v", got, set)
 	}
@@ -100,7 +101,7 @@ func params(t *testing.T, f *model.Forecaster) (names []string, values map[strin
 	t.Helper()
 	values = map[string][]float64{}
 	for _, v := range variables(f) {
-		key := v.ScopeAndName()
+		key := v.Path()
 		names = append(names, key)
 		switch v.DType() {
 		case dtypes.Float64:
@@ -179,13 +180,13 @@ func TestRouterRolloutMismatch(t *testing.T) {
 		{"router L too large", 3, 3, 3, "router covers K=3, L=3 but the rollout needs K=3, L=2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			exec, err := context.NewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist, gains *Node) *Node {
+			exec, err := mlmodel.NewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 				return Stack(f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, tc.K, model.RolloutOptions{}).Preds, 1)
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = exec.Exec(hist, openGains(tc.routerK, tc.routerL))
+			_, err = exec.Call(hist, openGains(tc.routerK, tc.routerL))
 			if err == nil || !strings.Contains(err.Error(), tc.errContains) {
 				t.Errorf("Exec error = %v, want it to contain %q", err, tc.errContains)
 			}
@@ -206,10 +207,10 @@ func TestRouterRolloutMismatch(t *testing.T) {
 	}()
 
 	// A router covering more steps than the rollout uses is fine: its extra steps are unused.
-	exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist, gains *Node) *Node {
+	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 		return Stack(f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, 2, model.RolloutOptions{}).Preds, 1)
 	})
-	out := exec.MustExec(hist, openGains(5, 2))[0]
+	out := exec.MustCall(hist, openGains(5, 2))[0]
 	if got := fmt.Sprint(out.Shape().Dimensions); got != "[1 2 2]" {
 		t.Errorf("rollout with a longer router: output dimensions %s, want [1 2 2]", got)
 	}

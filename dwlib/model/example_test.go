@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -32,7 +32,7 @@ func Example() {
 
 	const batch, K = 4, 5
 	cfg := f.Config()
-	exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist, gains *Node) *Node {
+	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 		router := route.NewRouter(gains) // one per graph
 		rollout := f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{})
 		return Stack(rollout.Preds, 1) // K nodes [N, D] → [N, K, D]
@@ -47,7 +47,7 @@ func Example() {
 	for i := range gains {
 		gains[i] = 0.5
 	}
-	preds := exec.MustExec(
+	preds := exec.MustCall(
 		tensors.FromFlatDataAndDimensions(hist, batch, cfg.Window, cfg.StateDim),
 		tensors.FromFlatDataAndDimensions(gains, K, f.NumLayers(), 2),
 	)[0]
@@ -55,7 +55,7 @@ func Example() {
 
 	// Output:
 	// mamba-16 (L=2, D=3, J=0, 4835 parameters)
-	// forecast: (Float32)[4 5 3]
+	// forecast: (Float32)[4, 5, 3]
 }
 
 // Example_routedGradient differentiates a loss of a routed rollout. The gains reweight only the
@@ -67,12 +67,12 @@ func Example_routedGradient() {
 	}
 	const batch, K = 2, 4
 	cfg := f.Config()
-	exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist, target, gains *Node) []*Node {
+	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, target, gains *Node) []*Node {
 		preds := f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds
 		diff := Sub(Stack(preds, 1), target)
 		loss := ReduceAllMean(Mul(diff, diff))
 		// One gradient per trainable variable, in ctx.IterVariables order: what an optimizer applies.
-		return append([]*Node{loss}, ctx.BuildTrainableVariablesGradientsGraph(loss)...)
+		return append([]*Node{loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 	})
 
 	hist := make([]float32, batch*cfg.Window*cfg.StateDim)
@@ -88,7 +88,7 @@ func Example_routedGradient() {
 		for range K * f.NumLayers() {
 			gains = append(gains, alpha, m)
 		}
-		out := exec.MustExec(
+		out := exec.MustCall(
 			tensors.FromFlatDataAndDimensions(hist, batch, cfg.Window, cfg.StateDim),
 			tensors.FromFlatDataAndDimensions(target, batch, K, cfg.StateDim),
 			tensors.FromFlatDataAndDimensions(gains, K, f.NumLayers(), 2))
@@ -97,7 +97,7 @@ func Example_routedGradient() {
 	}
 	openLoss, openGrad := run(1, 1)         // full BPTT
 	routedLoss, routedGrad := run(0.5, 0.8) // Internal-DW with fixed gains
-	fmt.Println("variables:", f.Context().NumVariables())
+	fmt.Println("variables:", f.Store().NumVariables())
 	fmt.Println("same loss:", openLoss == routedLoss)
 	fmt.Println("same read-in gradient:", slices.Equal(openGrad, routedGrad))
 

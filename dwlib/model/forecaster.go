@@ -3,20 +3,23 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	. "github.com/gomlx/gomlx/core/graph"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
 )
 
 // Forecaster is an autoregressive forecaster: linear read-in, Layers residual blocks, two-layer
-// read-out predicting an increment. Its variables live in Context().
+// read-out predicting an increment. Its variables live in Store(), under ModelScope.
 type Forecaster struct {
-	cfg     Config
-	ctx     *context.Context
-	readIn  dense
-	blocks  []block
-	readOut [2]dense
+	cfg      Config
+	store    *mlmodel.Store
+	stemNorm norm // Stem "layernorm-gelu" only
+	readIn   dense
+	blocks   []block
+	headNorm norm // Head "layernorm-gelu" only
+	readOut  [2]dense
 }
 
 // New builds a forecaster and initialises its variables from cfg.Seed.
@@ -25,10 +28,13 @@ func New(cfg Config) (*Forecaster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	f := &Forecaster{cfg: cfg, ctx: context.New()}
-	p := &paramInit{ctx: f.ctx.In("model"), rng: rand.New(rand.NewPCG(cfg.Seed, 0x6d6f64656c)), dtype: cfg.DType}
+	f := &Forecaster{cfg: cfg, store: mlmodel.NewStore()}
+	p := &paramInit{store: f.store, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6d6f64656c)), dtype: cfg.DType}
 	in := cfg.StateDim + cfg.DriveDim
-	f.readIn = newDense(p, "read_in", in, cfg.Hidden, fanIn(in), true)
+	if cfg.Stem == StemLayerNormGELU {
+		f.stemNorm = newNorm(p, "read_in_norm", NormLayer, in)
+	}
+	f.readIn = linearInit(p, cfg.Init, "read_in", in, cfg.Hidden, fanIn(in), true)
 	for l := range cfg.Layers {
 		switch cfg.Kind {
 		case "mamba":
@@ -37,31 +43,42 @@ func New(cfg Config) (*Forecaster, error) {
 			f.blocks = append(f.blocks, newMLPBlock(p, l, cfg.Hidden, cfg.Layers))
 		}
 	}
-	f.readOut[0] = newDense(p, "read_out1", cfg.Hidden, cfg.Hidden, fanIn(cfg.Hidden), true)
+	if cfg.Head == HeadLayerNormGELU {
+		f.headNorm = newNorm(p, "read_out_norm", NormLayer, cfg.Hidden)
+	}
+	f.readOut[0] = linearInit(p, cfg.Init, "read_out1", cfg.Hidden, cfg.Hidden, fanIn(cfg.Hidden), true)
 	// The last read-out layer starts tiny (weights of order 1e-3/√H, zero bias), so the initial
 	// forecaster is persistence up to a drift of order 1e-3 per step. A larger start lets the
 	// first rollouts drift by several units over K steps; DW-Generic's residual-mean EMA
 	// (β = .99, initialised by the first minibatch) then remembers that drift for hundreds of
 	// minibatches and counts it as noise, closing every route.
-	f.readOut[1] = newDense(p, "read_out2", cfg.Hidden, cfg.StateDim, 1e-3*fanIn(cfg.Hidden), true)
+	// (InitTorch: PyTorch's default, U(±1/√H) weights and bias.)
+	f.readOut[1] = linearInit(p, cfg.Init, "read_out2", cfg.Hidden, cfg.StateDim, 1e-3*fanIn(cfg.Hidden), true)
 	return f, nil
 }
 
 // Config returns the forecaster's configuration with defaults applied.
 func (f *Forecaster) Config() Config { return f.cfg }
 
-// Context returns the context holding the forecaster's variables (scope "/model").
-func (f *Forecaster) Context() *context.Context { return f.ctx }
+// ModelScope is the store scope of the forecaster's parameters; everything else a training store
+// holds (Adam's moments, step counters, the learning rate) is optimizer state.
+const ModelScope = "/model"
+
+// Store returns the variable store holding the forecaster's parameters (under ModelScope). A
+// trainer adds its optimizer state to the same store.
+func (f *Forecaster) Store() *mlmodel.Store { return f.store }
 
 // NumLayers is L, the routed residual layers per rollout step.
 func (f *Forecaster) NumLayers() int { return f.cfg.Layers }
 
-// NumParameters counts the forecaster's scalar parameters (the variables under scope "/model"; an
-// optimizer sharing the context keeps its state elsewhere).
+// NumParameters counts the forecaster's scalar parameters (the variables under ModelScope; an
+// optimizer sharing the store keeps its state elsewhere).
 func (f *Forecaster) NumParameters() int {
 	n := 0
-	for v := range f.ctx.In("model").IterVariablesInScope() {
-		n += v.Shape().Size()
+	for v := range f.store.IterVariables() {
+		if strings.HasPrefix(v.Path(), ModelScope+"/") {
+			n += v.Shape().Size()
+		}
 	}
 	return n
 }
@@ -92,6 +109,15 @@ type RolloutOptions struct {
 	JacobianDirection *Node
 	// JacobianEps is ε for JacobianDirection (paper: 1e-3).
 	JacobianEps float64
+	// JacobianAuthors computes the JReg gain as the authors' code does: at the first rollout step
+	// only (JacobianNorms then has one node), with the recurrent state detached, a step
+	// δ = ε·RMS(x)·u (RMS over the state's coordinates, floor 1e-3) along the given direction u, a
+	// central difference, and the gain RMS_d((step(x+δ) − step(x−δ))/(2ε·RMS(x))). With
+	// u ∈ {±1}^D this is ‖J û‖ for the unit direction û = u/√D.
+	JacobianAuthors bool
+	// DetachContext stops gradients through the recurrent state built by the teacher-forced
+	// context, so training differentiates the K rollout steps only (the authors' no-grad burn-in).
+	DetachContext bool
 }
 
 // Rollout is the result of Forecaster.Rollout.
@@ -130,6 +156,13 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 		}
 	}
 	x := Reshape(Slice(hist, AxisRange(), AxisElem(window-1), AxisRange()), n, f.cfg.StateDim)
+	if opts.DetachContext {
+		for l := range state {
+			for i, h := range state[l] {
+				state[l][i] = StopGradient(h)
+			}
+		}
+	}
 	var out Rollout
 	for k := range K {
 		if s := opts.TruncateEvery; s > 0 && k > 0 && k%s == 0 {
@@ -141,8 +174,12 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 			}
 		}
 		d := driveAt(window - 1 + k)
-		if u := opts.JacobianDirection; u != nil {
-			out.JacobianNorms = append(out.JacobianNorms, f.jacobianNorm(x, d, u, opts.JacobianEps, state))
+		if u := opts.JacobianDirection; u != nil && (k == 0 || !opts.JacobianAuthors) {
+			if opts.JacobianAuthors {
+				out.JacobianNorms = append(out.JacobianNorms, f.jacobianGainCentral(x, d, u, opts.JacobianEps, state))
+			} else {
+				out.JacobianNorms = append(out.JacobianNorms, f.jacobianNorm(x, d, u, opts.JacobianEps, state))
+			}
 		}
 		x = f.step(router, k, x, d, state)
 		out.Preds = append(out.Preds, x)
@@ -165,6 +202,26 @@ func (f *Forecaster) jacobianNorm(x, d, u *Node, eps float64, state [][]*Node) *
 	return Sqrt(ReduceSum(Mul(diff, diff), -1))
 }
 
+// jacobianGainCentral is the authors' JReg gain (see RolloutOptions.JacobianAuthors).
+func (f *Forecaster) jacobianGainCentral(x, d, u *Node, eps float64, state [][]*Node) *Node {
+	detached := func() [][]*Node {
+		c := make([][]*Node, len(state))
+		for l := range state {
+			for _, h := range state[l] {
+				c[l] = append(c[l], StopGradient(h))
+			}
+		}
+		return c
+	}
+	g := x.Graph()
+	rms := Max(Sqrt(ReduceAndKeep(Mul(x, x), ReduceMean, -1)), Scalar(g, x.DType(), 1e-3)) // [N, 1]
+	delta := Mul(MulScalar(ConvertDType(u, x.DType()), eps), rms)
+	plus := f.step(nil, -1, Add(x, delta), d, detached())
+	minus := f.step(nil, -1, Sub(x, delta), d, detached())
+	jv := Div(Sub(plus, minus), MulScalar(rms, 2*eps))
+	return Sqrt(ReduceMean(Mul(jv, jv), -1))
+}
+
 // step applies one forecaster step from state x (and drive d), updating the blocks' recurrent
 // state in place, and returns x + Δ. k < 0 or a nil router means plain, fully open merges.
 func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
@@ -172,7 +229,13 @@ func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*No
 	if d != nil {
 		u = Concatenate([]*Node{x, ConvertDType(d, x.DType())}, -1)
 	}
+	if f.cfg.Stem == StemLayerNormGELU {
+		u = f.stemNorm.apply(u)
+	}
 	z := f.readIn.apply(u)
+	if f.cfg.Stem == StemLayerNormGELU {
+		z = gelu(z)
+	}
 	for l, b := range f.blocks {
 		if router != nil && k >= 0 {
 			z, state[l] = router.BlockWithState(k, l, z, state[l], b.apply)
@@ -181,7 +244,12 @@ func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*No
 			z, state[l] = Add(z, out), next
 		}
 	}
-	delta := f.readOut[1].apply(silu(f.readOut[0].apply(z)))
+	var delta *Node
+	if f.cfg.Head == HeadLayerNormGELU {
+		delta = f.readOut[1].apply(gelu(f.readOut[0].apply(f.headNorm.apply(z))))
+	} else {
+		delta = f.readOut[1].apply(silu(f.readOut[0].apply(z)))
+	}
 	return Add(x, delta)
 }
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
@@ -22,6 +22,8 @@ var gradCases = []gradCase{
 	{"mamba", model.Config{Kind: "mamba", StateDim: 2, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3}, 3},
 	{"mamba/drive", model.Config{Kind: "mamba", StateDim: 2, DriveDim: 1, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 3, Window: 2}, 3},
 	{"mlp", model.Config{Kind: "mlp", StateDim: 2, DriveDim: 1, Hidden: 4, Layers: 2, Window: 2}, 3},
+	// The authors' architecture: LayerNorm blocks, LayerNorm-GELU stem and head, PyTorch init.
+	{"mamba/authors", model.AuthorsArchitecture(model.Config{Kind: "mamba", StateDim: 3, DriveDim: 1, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3}), 3},
 }
 
 // gradProblem holds a perturbed forecaster and the tensors of one rollout-loss evaluation.
@@ -57,7 +59,7 @@ func (p *gradProblem) args(gains *tensors.Tensor) []any {
 // checking that there is one gradient per variable.
 func (p *gradProblem) lossAndGrads(t *testing.T, routed bool, gains *tensors.Tensor) (float64, [][]float64) {
 	t.Helper()
-	out := lossAndGradExec(p.f, p.K, routed).MustExec(p.args(gains)...)
+	out := lossAndGradExec(p.f, p.K, routed).MustCall(p.args(gains)...)
 	if nv := len(variables(p.f)); len(out) != 1+nv {
 		t.Fatalf("got %d gradients for %d trainable variables: some variable is not used by the rollout", len(out)-1, nv)
 	}
@@ -92,12 +94,12 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 			vars := variables(p.f)
 			for i := range grads {
 				if d := relDiff(grads[i], plain[i]); !(d <= 1e-12) {
-					t.Errorf("%s: open routed gradient differs from plain BPTT by %.3g (relative)", vars[i].ScopeAndName(), d)
+					t.Errorf("%s: open routed gradient differs from plain BPTT by %.3g (relative)", vars[i].Path(), d)
 				}
 			}
 
 			lossOf := lossExec(p.f, p.K)
-			eval := func() float64 { return tensors.MustCopyFlatData[float64](lossOf.MustExec(p.args(open)...)[0])[0] }
+			eval := func() float64 { return tensors.MustCopyFlatData[float64](lossOf.MustCall(p.args(open)...)[0])[0] }
 			if l := eval(); l != loss {
 				t.Fatalf("loss-only graph gives %.17g, loss-and-gradient graph %.17g", l, loss)
 			}
@@ -146,7 +148,7 @@ func checkFiniteDifferences(t *testing.T, f *model.Forecaster, grads [][]float64
 			worst = math.Max(worst, err)
 			checked++
 			if !(err <= rtol) {
-				t.Errorf("%s[%d]: gradient %.12g, central difference %.12g (relative error %.3g)", v.ScopeAndName(), j, grads[i][j], fd, err)
+				t.Errorf("%s[%d]: gradient %.12g, central difference %.12g (relative error %.3g)", v.Path(), j, grads[i][j], fd, err)
 			}
 		}
 	}
@@ -180,7 +182,7 @@ func TestRoutedGradientReachesModel(t *testing.T) {
 				// The read-in sits below every routed merge: its gradient only arrives through them.
 				readIns++
 				if d := relDiff(routed[i], open[i]); !(d >= 1e-2) {
-					t.Errorf("%s: routed gradient differs from the open one by only %.3g (relative)", v.ScopeAndName(), d)
+					t.Errorf("%s: routed gradient differs from the open one by only %.3g (relative)", v.Path(), d)
 				}
 			}
 			if readIns != 2 {
@@ -273,7 +275,7 @@ func TestZeroNonlinearGainFreezesBlocks(t *testing.T) {
 						if len(drive[n]) > 0 {
 							in = append(in, drive[n][cur]...)
 						}
-						z := r.readIn.apply(in)
+						z := r.readInApply(in)
 						for l, b := range r.blocks {
 							fl := b.stepFrozen(r0.blocks[l], frozen[n][l][:cur], frozen[n][l][cur])
 							for i := range z {

@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -35,28 +35,28 @@ func randn(rng *rand.Rand, n int, std float64) []float64 {
 }
 
 // variables lists the forecaster's variables in ctx.IterVariables order.
-func variables(f *model.Forecaster) []*context.Variable {
-	var vs []*context.Variable
-	for v := range f.Context().IterVariables() {
+func variables(f *model.Forecaster) []*mlmodel.Variable {
+	var vs []*mlmodel.Variable
+	for v := range f.Store().IterVariables() {
 		vs = append(vs, v)
 	}
 	return vs
 }
 
 // values64 reads a float64 variable's current value.
-func values64(t testing.TB, v *context.Variable) []float64 {
+func values64(t testing.TB, v *mlmodel.Variable) []float64 {
 	t.Helper()
 	if v.DType() != dtypes.Float64 {
-		t.Fatalf("variable %s is %s, want Float64", v.ScopeAndName(), v.DType())
+		t.Fatalf("variable %s is %s, want Float64", v.Path(), v.DType())
 	}
 	return tensors.MustCopyFlatData[float64](v.MustValue())
 }
 
 // setValues64 replaces a float64 variable's value, keeping its shape.
-func setValues64(t testing.TB, v *context.Variable, data []float64) {
+func setValues64(t testing.TB, v *mlmodel.Variable, data []float64) {
 	t.Helper()
 	if err := v.SetValue(tensors.FromFlatDataAndDimensions(data, v.Shape().Dimensions...)); err != nil {
-		t.Fatalf("SetValue(%s): %v", v.ScopeAndName(), err)
+		t.Fatalf("SetValue(%s): %v", v.Path(), err)
 	}
 }
 
@@ -116,8 +116,8 @@ func rolloutLoss(preds []*Node, target *Node) *Node {
 // lossAndGradExec returns an executable computing, for (history[, drive], target, gains), the rollout
 // loss followed by its gradients w.r.t. every trainable variable in ctx.IterVariables order. With
 // routed = false the rollout uses a nil router (plain residual merges) and ignores the gains input.
-func lossAndGradExec(f *model.Forecaster, K int, routed bool) *context.Exec {
-	return context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) []*Node {
+func lossAndGradExec(f *model.Forecaster, K int, routed bool) *mlmodel.Exec {
+	return mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		n := len(in)
 		target, gains := in[n-2], in[n-1]
 		var router *route.Router
@@ -125,13 +125,13 @@ func lossAndGradExec(f *model.Forecaster, K int, routed bool) *context.Exec {
 			router = route.NewRouter(gains)
 		}
 		loss := rolloutLoss(f.Rollout(router, rolloutInputs(f, in), K, model.RolloutOptions{}).Preds, target)
-		return append([]*Node{loss}, ctx.BuildTrainableVariablesGradientsGraph(loss)...)
+		return append([]*Node{loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 	})
 }
 
 // lossExec is lossAndGradExec without the gradients (for finite differences).
-func lossExec(f *model.Forecaster, K int) *context.Exec {
-	return context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) *Node {
+func lossExec(f *model.Forecaster, K int) *mlmodel.Exec {
+	return mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		n := len(in)
 		return rolloutLoss(f.Rollout(route.NewRouter(in[n-1]), rolloutInputs(f, in), K, model.RolloutOptions{}).Preds, in[n-2])
 	})

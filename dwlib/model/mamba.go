@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"math"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 )
 
 // mambaBlock is one Mamba block (Gu & Dao, 2023) in recurrent form. With E = Expand·Hidden
 // channels, S = SSMState and conv width W, one step on input x [N, Hidden] is
 //
-//	n = RMSNorm(x);  u = n·W_x;  z = n·W_z                         (in-projection, two matrices)
+//	n = Norm(x);  u = n·W_x;  z = n·W_z                            (in-projection, two matrices)
 //	c = Σ_{j<W} w_j ⊙ u_{t-W+1+j} + b_c;  v = silu(c)              (causal depthwise convolution)
 //	Δ = softplus(v·W_Δ1·W_Δ2 + b_Δ);  B = v·W_B;  C = v·W_C         (selective parameters)
 //	h' = exp(Δ ⊗ A) ⊙ h + (Δ ⊙ v) ⊗ B,  A = −exp(A_log)           (SSM state [N, E, S])
@@ -21,13 +21,13 @@ import (
 // The state carried between steps is [h, u_{t-W+2}, …, u_t]: the SSM state and the convolution's
 // buffer of the last W−1 in-projections.
 type mambaBlock struct {
-	norm         *context.Variable
+	norm         norm
 	inX, inZ     dense
-	convW        []*context.Variable // W taps of [E]: separate variables, so no Slice is differentiated
-	convB        *context.Variable   // [E]
+	convW        []*mlmodel.Variable // W taps of [E]: separate variables, so no Slice is differentiated
+	convB        *mlmodel.Variable   // [E]
 	dt1, dt2     dense               // low-rank Δ projection E → R → E, with bias on the second
 	projB, projC dense
-	aLog, d      *context.Variable // [E, S], [E]
+	aLog, d      *mlmodel.Variable // [E, S], [E]
 	out          dense
 	e, s, width  int
 }
@@ -35,20 +35,35 @@ type mambaBlock struct {
 func newMambaBlock(p *paramInit, layer int, c Config) *mambaBlock {
 	e, s, w := c.Expand*c.Hidden, c.SSMState, c.ConvWidth
 	rank := int(math.Ceil(float64(c.Hidden) / 16))
+	lin := func(part string, in, out int, std float64, bias bool) dense {
+		return linearInit(p, c.Init, scopeOf(layer, part), in, out, std, bias)
+	}
+	outStd := fanIn(e) / math.Sqrt(float64(c.Layers)) // InitNormal only
 	b := &mambaBlock{
-		norm:  p.constant(scopeOf(layer, "norm"), "g", 1, c.Hidden),
-		inX:   newDense(p, scopeOf(layer, "in_x"), c.Hidden, e, fanIn(c.Hidden), false),
-		inZ:   newDense(p, scopeOf(layer, "in_z"), c.Hidden, e, fanIn(c.Hidden), false),
-		convB: p.constant(scopeOf(layer, "conv"), "b", 0, e),
-		dt1:   newDense(p, scopeOf(layer, "dt1"), e, rank, fanIn(e), false),
-		dt2:   newDense(p, scopeOf(layer, "dt2"), rank, e, fanIn(rank), false),
-		projB: newDense(p, scopeOf(layer, "B"), e, s, fanIn(e), false),
-		projC: newDense(p, scopeOf(layer, "C"), e, s, fanIn(e), false),
-		out:   newDense(p, scopeOf(layer, "out"), e, c.Hidden, fanIn(e)/math.Sqrt(float64(c.Layers)), false),
+		norm: newNorm(p, scopeOf(layer, "norm"), c.Norm, c.Hidden),
+		inX:  lin("in_x", c.Hidden, e, fanIn(c.Hidden), false),
+		inZ:  lin("in_z", c.Hidden, e, fanIn(c.Hidden), false),
+	}
+	// The convolution bias: PyTorch's depthwise Conv1d has fan_in = width, so U(±1/√width).
+	if c.Init == InitTorch {
+		b.convB = p.uniform(scopeOf(layer, "conv"), "b", fanIn(w), e)
+	} else {
+		b.convB = p.constant(scopeOf(layer, "conv"), "b", 0, e)
+	}
+	*b = mambaBlock{norm: b.norm, inX: b.inX, inZ: b.inZ, convB: b.convB,
+		dt1:   lin("dt1", e, rank, fanIn(e), false),
+		dt2:   lin("dt2", rank, e, fanIn(rank), false),
+		projB: lin("B", e, s, fanIn(e), false),
+		projC: lin("C", e, s, fanIn(e), false),
+		out:   lin("out", e, c.Hidden, outStd, false),
 		e:     e, s: s, width: w,
 	}
 	for j := range w {
-		b.convW = append(b.convW, p.normal(scopeOf(layer, "conv"), fmt.Sprintf("w%d", j), fanIn(w), e))
+		if c.Init == InitTorch {
+			b.convW = append(b.convW, p.uniform(scopeOf(layer, "conv"), fmt.Sprintf("w%d", j), fanIn(w), e))
+		} else {
+			b.convW = append(b.convW, p.normal(scopeOf(layer, "conv"), fmt.Sprintf("w%d", j), fanIn(w), e))
+		}
 	}
 	// Δ's bias: softplus⁻¹ of a log-uniform step in [1e-3, 1e-1], Mamba's standard initialisation.
 	dtBias := make([]float64, e)
@@ -80,24 +95,24 @@ func (b *mambaBlock) initState(g *Graph, n int) []*Node {
 
 func (b *mambaBlock) apply(x *Node, h []*Node) (*Node, []*Node) {
 	g := x.Graph()
-	n := rmsNorm(x, b.norm)
+	n := b.norm.apply(x)
 	u, z := b.inX.apply(n), b.inZ.apply(n)
 
 	// Causal depthwise convolution over [u_{t-W+1}, …, u_t]: the buffer h[1:] holds the past W−1.
 	window := append(append([]*Node(nil), h[1:]...), u)
-	c := InsertAxes(b.convB.ValueGraph(g), 0)
+	c := InsertAxes(b.convB.NodeValue(g), 0)
 	for j, uj := range window {
-		c = Add(c, Mul(uj, InsertAxes(b.convW[j].ValueGraph(g), 0)))
+		c = Add(c, Mul(uj, InsertAxes(b.convW[j].NodeValue(g), 0)))
 	}
 	v := silu(c)
 
 	delta := softplus(b.dt2.apply(b.dt1.apply(v)))                  // [N, E]
 	bm, cm := b.projB.apply(v), b.projC.apply(v)                    // [N, S]
-	a := Neg(Exp(b.aLog.ValueGraph(g)))                             // [E, S]
+	a := Neg(Exp(b.aLog.NodeValue(g)))                              // [E, S]
 	decay := Exp(Mul(InsertAxes(delta, -1), InsertAxes(a, 0)))      // [N, E, S]
 	inject := Mul(InsertAxes(Mul(delta, v), -1), InsertAxes(bm, 1)) // [N, E, S]
 	hNext := Add(Mul(decay, h[0]), inject)
-	y := Add(ReduceSum(Mul(hNext, InsertAxes(cm, 1)), -1), Mul(v, InsertAxes(b.d.ValueGraph(g), 0)))
+	y := Add(ReduceSum(Mul(hNext, InsertAxes(cm, 1)), -1), Mul(v, InsertAxes(b.d.NodeValue(g), 0)))
 	out := b.out.apply(Mul(y, silu(z)))
 	return out, append([]*Node{hNext}, window[1:]...)
 }

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
@@ -56,14 +56,14 @@ func TestJacobianNormsMatchReference(t *testing.T) {
 			args = append(args, tensors.FromFlatDataAndDimensions(dir, batch, c.StateDim))
 
 			numNorms, numPlain := -1, -1
-			exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) []*Node {
+			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 				inputs := rolloutInputs(f, in)
 				plain := f.Rollout(nil, inputs, K, model.RolloutOptions{})
 				withJ := f.Rollout(nil, inputs, K, model.RolloutOptions{JacobianDirection: in[len(in)-1], JacobianEps: eps})
 				numNorms, numPlain = len(withJ.JacobianNorms), len(plain.JacobianNorms)
 				return []*Node{Stack(plain.Preds, 1), Stack(withJ.Preds, 1), Stack(withJ.JacobianNorms, 1)}
 			})
-			out := exec.MustExec(args...)
+			out := exec.MustCall(args...)
 			if numNorms != K || numPlain != 0 {
 				t.Fatalf("got %d Jacobian norms with a direction and %d without, want %d and 0", numNorms, numPlain, K)
 			}
@@ -133,13 +133,13 @@ func TestTruncateEvery(t *testing.T) {
 			rng := rand.New(rand.NewPCG(2, 2))
 			gains := gainsTensor(K, L, func(int, int) (float64, float64) { return 0.3 + 0.6*rng.Float64(), 0.3 + 0.6*rng.Float64() })
 			run := func(every int) (preds []float64, loss float64, grads map[string][]float64) {
-				exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) []*Node {
+				exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 					n := len(in)
 					r := f.Rollout(route.NewRouter(in[n-1]), rolloutInputs(f, in), K, model.RolloutOptions{TruncateEvery: every})
 					loss := rolloutLoss(r.Preds, in[n-2])
-					return append([]*Node{Stack(r.Preds, 1), loss}, ctx.BuildTrainableVariablesGradientsGraph(loss)...)
+					return append([]*Node{Stack(r.Preds, 1), loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 				})
-				out := exec.MustExec(p.args(gains)...)
+				out := exec.MustCall(p.args(gains)...)
 				grads = map[string][]float64{}
 				for i, v := range variables(f) {
 					grads[v.Scope()+"::"+v.Name()] = tensors.MustCopyFlatData[float64](out[2+i])
@@ -208,13 +208,13 @@ func TestTruncatedGradientMatchesFrozenStateReference(t *testing.T) {
 			p := newGradProblem(t, gradCase{tc.name, tc.cfg, K})
 			f := p.f
 			c := f.Config()
-			exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) []*Node {
+			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 				n := len(in)
 				r := f.Rollout(nil, rolloutInputs(f, in), K, model.RolloutOptions{TruncateEvery: 1})
 				loss := rolloutLoss(r.Preds, in[n-2])
-				return append([]*Node{loss}, ctx.BuildTrainableVariablesGradientsGraph(loss)...)
+				return append([]*Node{loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 			})
-			out := exec.MustExec(p.args(openGains(K, c.Layers))...)
+			out := exec.MustCall(p.args(openGains(K, c.Layers))...)
 			loss := tensors.MustCopyFlatData[float64](out[0])[0]
 
 			hist, drive, target := p.refData()

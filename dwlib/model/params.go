@@ -4,18 +4,17 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 )
 
 // paramInit creates the model's variables with values drawn in Go from one seeded generator, so the
 // same Config.Seed gives the same parameters on every backend.
 type paramInit struct {
-	ctx   *context.Context
+	store *mlmodel.Store
 	rng   *rand.Rand
 	dtype dtypes.DType
 }
@@ -32,16 +31,12 @@ func (p *paramInit) tensor(data []float64, dims ...int) *tensors.Tensor {
 }
 
 // variable creates scope/name with the given values.
-func (p *paramInit) variable(scope, name string, data []float64, dims ...int) *context.Variable {
-	ctx := p.ctx
-	for _, part := range strings.Split(scope, "/") {
-		ctx = ctx.In(part)
-	}
-	return ctx.VariableWithValue(name, p.tensor(data, dims...))
+func (p *paramInit) variable(scope, name string, data []float64, dims ...int) *mlmodel.Variable {
+	return p.store.VariableWithValue(ModelScope+"/"+scope+"/"+name, p.tensor(data, dims...))
 }
 
 // normal creates a variable with N(0, std²) entries.
-func (p *paramInit) normal(scope, name string, std float64, dims ...int) *context.Variable {
+func (p *paramInit) normal(scope, name string, std float64, dims ...int) *mlmodel.Variable {
 	data := make([]float64, prod(dims))
 	for i := range data {
 		data[i] = std * p.rng.NormFloat64()
@@ -49,8 +44,17 @@ func (p *paramInit) normal(scope, name string, std float64, dims ...int) *contex
 	return p.variable(scope, name, data, dims...)
 }
 
+// uniform creates a variable with U(−bound, bound) entries.
+func (p *paramInit) uniform(scope, name string, bound float64, dims ...int) *mlmodel.Variable {
+	data := make([]float64, prod(dims))
+	for i := range data {
+		data[i] = bound * (2*p.rng.Float64() - 1)
+	}
+	return p.variable(scope, name, data, dims...)
+}
+
 // constant creates a variable filled with v.
-func (p *paramInit) constant(scope, name string, v float64, dims ...int) *context.Variable {
+func (p *paramInit) constant(scope, name string, v float64, dims ...int) *mlmodel.Variable {
 	data := make([]float64, prod(dims))
 	for i := range data {
 		data[i] = v
@@ -66,9 +70,9 @@ func prod(dims []int) int {
 	return n
 }
 
-// dense is a weight [in, out] and bias [out] applied as x·W + b on the last axis of x with Dot on a
-// rank-2 view, so that the project's matrix-product VJP (dwlib/backend) is used.
-type dense struct{ w, b *context.Variable }
+// dense is a weight [in, out] and bias [out] applied as x·W + b on the last axis of x as a matrix product on a
+// rank-2 view, whose gradient GoMLX builds from matrix products too.
+type dense struct{ w, b *mlmodel.Variable }
 
 func newDense(p *paramInit, scope string, in, out int, std float64, bias bool) dense {
 	d := dense{w: p.normal(scope, "w", std, in, out)}
@@ -79,19 +83,19 @@ func newDense(p *paramInit, scope string, in, out int, std float64, bias bool) d
 }
 
 func (d dense) apply(x *Node) *Node {
-	return linear(x, d.w.ValueGraph(x.Graph()), d.b)
+	return linear(x, d.w.NodeValue(x.Graph()), d.b)
 }
 
-func linear(x, w *Node, b *context.Variable) *Node {
+func linear(x, w *Node, b *mlmodel.Variable) *Node {
 	dims := x.Shape().Dimensions
 	out := w.Shape().Dimensions[1]
 	flat := x
 	if x.Rank() != 2 {
 		flat = Reshape(x, -1, dims[len(dims)-1])
 	}
-	y := Dot(flat, w)
+	y := MatMul(flat, w)
 	if b != nil {
-		y = Add(y, InsertAxes(b.ValueGraph(x.Graph()), 0))
+		y = Add(y, InsertAxes(b.NodeValue(x.Graph()), 0))
 	}
 	if x.Rank() != 2 {
 		outDims := append(append([]int(nil), dims[:len(dims)-1]...), out)
@@ -101,10 +105,10 @@ func linear(x, w *Node, b *context.Variable) *Node {
 }
 
 // rmsNorm normalises the last axis to unit root-mean-square and scales by a learned gain.
-func rmsNorm(x *Node, gain *context.Variable) *Node {
+func rmsNorm(x *Node, gain *mlmodel.Variable) *Node {
 	ms := ReduceAndKeep(Mul(x, x), ReduceMean, -1)
 	eps := Scalar(x.Graph(), x.DType(), 1e-6)
-	return Mul(Div(x, Sqrt(Add(ms, eps))), InsertAxes(gain.ValueGraph(x.Graph()), 0))
+	return Mul(Div(x, Sqrt(Add(ms, eps))), InsertAxes(gain.NodeValue(x.Graph()), 0))
 }
 
 func silu(x *Node) *Node { return Mul(x, Logistic(x)) }

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
@@ -27,19 +27,19 @@ type refVec = []float64
 
 // refParams reads the forecaster's parameters by scope and name.
 type refParams struct {
-	t   testing.TB
-	ctx *context.Context
+	t     testing.TB
+	store *mlmodel.Store
 }
 
-// get returns the value of /model/scope::name and checks its shape.
+// get returns the value of /model/scope/name and checks its shape.
 func (p refParams) get(scope, name string, dims ...int) []float64 {
 	p.t.Helper()
-	v := p.ctx.InspectVariable("/model/"+scope, name)
+	v := p.store.GetVariable(model.ModelScope + "/" + scope + "/" + name)
 	if v == nil {
-		p.t.Fatalf("no variable /model/%s::%s", scope, name)
+		p.t.Fatalf("no variable /model/%s/%s", scope, name)
 	}
 	if got := v.Shape().Dimensions; !slices.Equal(got, dims) {
-		p.t.Fatalf("variable /model/%s::%s has dimensions %v, want %v", scope, name, got, dims)
+		p.t.Fatalf("variable /model/%s/%s has dimensions %v, want %v", scope, name, got, dims)
 	}
 	return values64(p.t, v)
 }
@@ -98,6 +98,43 @@ func refRMSNorm(x refVec, g []float64) refVec {
 	return y
 }
 
+// refNorm is a block's (or the stem's or head's) normalisation: RMSNorm with a gain, or
+// LayerNorm with gain and bias (ε = 1e-5, biased variance).
+type refNorm struct {
+	kind string
+	g, b []float64
+}
+
+func (p refParams) norm(scope, kind string, dim int) refNorm {
+	n := refNorm{kind: kind, g: p.get(scope, "g", dim)}
+	if kind == model.NormLayer {
+		n.b = p.get(scope, "b", dim)
+	}
+	return n
+}
+
+func (n refNorm) apply(x refVec) refVec {
+	if n.kind != model.NormLayer {
+		return refRMSNorm(x, n.g)
+	}
+	mean, vr := 0.0, 0.0
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		vr += (v - mean) * (v - mean)
+	}
+	vr /= float64(len(x))
+	y := make(refVec, len(x))
+	for i, v := range x {
+		y[i] = (v-mean)/math.Sqrt(vr+1e-5)*n.g[i] + n.b[i]
+	}
+	return y
+}
+
+func refGELU(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
+
 func refSiLU(x float64) float64 { return x / (1 + math.Exp(-x)) }
 
 func refSoftplus(x float64) float64 {
@@ -126,7 +163,7 @@ type refBlock interface {
 // refMamba is one Mamba block in sequence (convolution + scan) form.
 type refMamba struct {
 	e, s, width   int
-	norm          []float64
+	norm          refNorm
 	inX, inZ      refDense
 	convW         [][]float64 // [width][E]; tap j multiplies u_{t−width+1+j}
 	convB         []float64
@@ -143,7 +180,7 @@ func newRefMamba(p refParams, l int, c model.Config) *refMamba {
 	sc := func(part string) string { return fmt.Sprintf("block%d/%s", l, part) }
 	b := &refMamba{
 		e: e, s: s, width: w, hidden: h, rankR: rank,
-		norm:  p.get(sc("norm"), "g", h),
+		norm:  p.norm(sc("norm"), c.Norm, h),
 		inX:   p.dense(sc("in_x"), h, e, false),
 		inZ:   p.dense(sc("in_z"), h, e, false),
 		convB: p.get(sc("conv"), "b", e),
@@ -186,7 +223,7 @@ func (b *refMamba) run(xs []refVec, past *refPast) ([]refVec, refPast) {
 	P := len(u)
 	z := make([]refVec, T)
 	for t, x := range xs {
-		n := refRMSNorm(x, b.norm)
+		n := b.norm.apply(x)
 		u, z[t] = append(u, b.inX.apply(n)), b.inZ.apply(n)
 	}
 	// Causal depthwise convolution over the whole sequence, zero left padding.
@@ -261,21 +298,28 @@ func (b *refMLP) seq(xs []refVec) []refVec {
 
 // refForecaster is the whole forecaster in sequence form.
 type refForecaster struct {
-	cfg      model.Config
-	readIn   refDense
-	blocks   []refBlock
-	ro1, ro2 refDense
+	cfg                model.Config
+	stemNorm, headNorm refNorm // "layernorm-gelu" stem and head only
+	readIn             refDense
+	blocks             []refBlock
+	ro1, ro2           refDense
 }
 
 func newRefForecaster(t testing.TB, f *model.Forecaster) *refForecaster {
 	t.Helper()
 	c := f.Config()
-	p := refParams{t: t, ctx: f.Context()}
+	p := refParams{t: t, store: f.Store()}
 	r := &refForecaster{
 		cfg:    c,
 		readIn: p.dense("read_in", c.StateDim+c.DriveDim, c.Hidden, true),
 		ro1:    p.dense("read_out1", c.Hidden, c.Hidden, true),
 		ro2:    p.dense("read_out2", c.Hidden, c.StateDim, true),
+	}
+	if c.Stem == model.StemLayerNormGELU {
+		r.stemNorm = p.norm("read_in_norm", model.NormLayer, c.StateDim+c.DriveDim)
+	}
+	if c.Head == model.HeadLayerNormGELU {
+		r.headNorm = p.norm("read_out_norm", model.NormLayer, c.Hidden)
 	}
 	for l := range c.Layers {
 		switch c.Kind {
@@ -299,7 +343,7 @@ func (r *refForecaster) hidden(xs, ds []refVec) [][]refVec {
 		if ds != nil {
 			in = append(in, ds[t]...)
 		}
-		z[t] = r.readIn.apply(in)
+		z[t] = r.readInApply(in)
 	}
 	zs := [][]refVec{z}
 	for _, b := range r.blocks {
@@ -317,9 +361,22 @@ func (r *refForecaster) hidden(xs, ds []refVec) [][]refVec {
 	return zs
 }
 
+// readInApply is the read-in: Linear, or LayerNorm → Linear → GELU.
+func (r *refForecaster) readInApply(in refVec) refVec {
+	if r.cfg.Stem == model.StemLayerNormGELU {
+		return mapVec(r.readIn.apply(r.stemNorm.apply(in)), refGELU)
+	}
+	return r.readIn.apply(in)
+}
+
 // forecast is x + readout(z).
 func (r *refForecaster) forecast(x, z refVec) refVec {
-	delta := r.ro2.apply(mapVec(r.ro1.apply(z), refSiLU))
+	var delta refVec
+	if r.cfg.Head == model.HeadLayerNormGELU {
+		delta = r.ro2.apply(mapVec(r.ro1.apply(r.headNorm.apply(z)), refGELU))
+	} else {
+		delta = r.ro2.apply(mapVec(r.ro1.apply(z), refSiLU))
+	}
 	out := slices.Clone(x)
 	for i := range out {
 		out[i] += delta[i]
@@ -347,7 +404,7 @@ func (r *refForecaster) stepFrozen(r0 *refForecaster, xs, ds []refVec, x, d refV
 	if d != nil {
 		in = append(in, d...)
 	}
-	z := r.readIn.apply(in)
+	z := r.readInApply(in)
 	for l, b := range r.blocks {
 		f := b.stepFrozen(r0.blocks[l], past[l], z)
 		for i := range z {
@@ -397,6 +454,8 @@ func TestRolloutMatchesSequenceReference(t *testing.T) {
 		// Window 1: no teacher-forced step at all.
 		{"mamba/window1", model.Config{Kind: "mamba", StateDim: 3, Hidden: 8, Layers: 2, SSMState: 4, ConvWidth: 4, Window: 1}, 3},
 		{"mlp/drive", model.Config{Kind: "mlp", StateDim: 3, DriveDim: 1, Hidden: 8, Layers: 2, Window: 4}, 4},
+		// The authors' architecture: LayerNorm blocks, LayerNorm-GELU stem and head, PyTorch init.
+		{"mamba/authors/drive", model.AuthorsArchitecture(model.Config{Kind: "mamba", StateDim: 3, DriveDim: 2, Hidden: 8, Layers: 2, SSMState: 4, ConvWidth: 4, Window: 6}), 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
@@ -415,10 +474,10 @@ func TestRolloutMatchesSequenceReference(t *testing.T) {
 				driveData = randn(rng, batch*T*c.DriveDim, 1)
 				args = append(args, tensors.FromFlatDataAndDimensions(driveData, batch, T, c.DriveDim))
 			}
-			exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, in []*Node) *Node {
+			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 				return Stack(f.Rollout(nil, rolloutInputs(f, in), tc.K, model.RolloutOptions{}).Preds, 1)
 			})
-			out := exec.MustExec(args...)[0]
+			out := exec.MustCall(args...)[0]
 			if want := []int{batch, tc.K, c.StateDim}; !slices.Equal(out.Shape().Dimensions, want) {
 				t.Fatalf("rollout output shape %s, want dimensions %v", out.Shape(), want)
 			}
@@ -476,15 +535,15 @@ func TestReferenceSeesTheHistory(t *testing.T) {
 	}{{"mamba", true}, {"mlp", false}} {
 		t.Run(tc.kind, func(t *testing.T) {
 			f := newForecaster(t, model.Config{Kind: tc.kind, StateDim: 2, Hidden: 8, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 5, DType: dtypes.Float64, Seed: 5})
-			exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, hist *Node) *Node {
+			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist *Node) *Node {
 				return Stack(f.Rollout(nil, model.Inputs{History: hist}, 2, model.RolloutOptions{}).Preds, 1)
 			})
 			rng := rand.New(rand.NewPCG(9, 9))
 			a := randn(rng, 5*2, 1)
 			b := slices.Clone(a)
 			b[0] += 0.5 // change the oldest observed state only
-			ya := tensors.MustCopyFlatData[float64](exec.MustExec(tensors.FromFlatDataAndDimensions(a, 1, 5, 2))[0])
-			yb := tensors.MustCopyFlatData[float64](exec.MustExec(tensors.FromFlatDataAndDimensions(b, 1, 5, 2))[0])
+			ya := tensors.MustCopyFlatData[float64](exec.MustCall(tensors.FromFlatDataAndDimensions(a, 1, 5, 2))[0])
+			yb := tensors.MustCopyFlatData[float64](exec.MustCall(tensors.FromFlatDataAndDimensions(b, 1, 5, 2))[0])
 			d := maxAbs(subVec(ya, yb))
 			if tc.dependent && d < 1e-8 {
 				t.Errorf("%s forecast does not depend on the oldest observed state (|diff| = %.3g)", tc.kind, d)
@@ -505,12 +564,12 @@ func TestStepIsFirstRolloutStep(t *testing.T) {
 			rng := rand.New(rand.NewPCG(4, 4))
 			perturbVariables(t, f, rng, 0.2)
 			x, d := randn(rng, 3, 1), randn(rng, 2, 1)
-			exec := context.MustNewExec(backend.MustShared(), f.Context(), func(ctx *context.Context, x, d *Node) (*Node, *Node) {
+			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, x, d *Node) (*Node, *Node) {
 				step := f.Step(x, d)
 				roll := f.Rollout(nil, model.Inputs{History: InsertAxes(x, 1), Drive: InsertAxes(d, 1)}, 1, model.RolloutOptions{}).Preds[0]
 				return step, roll
 			})
-			out := exec.MustExec(tensors.FromFlatDataAndDimensions(x, 1, 3), tensors.FromFlatDataAndDimensions(d, 1, 2))
+			out := exec.MustCall(tensors.FromFlatDataAndDimensions(x, 1, 3), tensors.FromFlatDataAndDimensions(d, 1, 2))
 			step, roll := tensors.MustCopyFlatData[float64](out[0]), tensors.MustCopyFlatData[float64](out[1])
 			want := newRefForecaster(t, f).seq([]refVec{x}, []refVec{d})[0]
 			for i := range step {
@@ -549,10 +608,10 @@ func TestVariableLayout(t *testing.T) {
 				got = append(got, v.Scope()+"::"+v.Name())
 				total += v.Shape().Size()
 				if !v.Trainable {
-					t.Errorf("%s is not trainable", v.ScopeAndName())
+					t.Errorf("%s is not trainable", v.Path())
 				}
 				if v.DType() != dtypes.Float32 {
-					t.Errorf("%s has dtype %s, want the default Float32", v.ScopeAndName(), v.DType())
+					t.Errorf("%s has dtype %s, want the default Float32", v.Path(), v.DType())
 				}
 			}
 			if !slices.Equal(got, want) {

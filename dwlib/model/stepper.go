@@ -1,7 +1,7 @@
 package model
 
 import (
-	. "github.com/gomlx/gomlx/pkg/core/graph"
+	. "github.com/gomlx/gomlx/core/graph"
 )
 
 // block is one residual block's F together with its recurrent state.

@@ -3,7 +3,7 @@ package route
 import (
 	"sync"
 
-	. "github.com/gomlx/gomlx/pkg/core/graph"
+	. "github.com/gomlx/gomlx/core/graph"
 )
 
 // openGraphs holds the graphs whose gradient is being built by OpenGradient. The switch is consulted

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 )
 
@@ -224,8 +224,8 @@ func buildLoss(ps []*Node, x0 *Node, targets []*Node, gains *Node, routed bool) 
 		for l := range lLayers {
 			if l == 0 {
 				f := func(z *Node, h []*Node) (*Node, []*Node) {
-					s := Tanh(Add(Add(Dot(z, W[0]), Dot(h[0], P)), B[0]))
-					return Dot(s, U[0]), []*Node{s}
+					s := Tanh(Add(Add(MatMul(z, W[0]), MatMul(h[0], P)), B[0]))
+					return MatMul(s, U[0]), []*Node{s}
 				}
 				if routed {
 					var hs []*Node
@@ -237,14 +237,14 @@ func buildLoss(ps []*Node, x0 *Node, targets []*Node, gains *Node, routed bool) 
 				}
 				continue
 			}
-			f := func(z *Node) *Node { return Dot(Tanh(Add(Dot(z, W[l]), B[l])), U[l]) }
+			f := func(z *Node) *Node { return MatMul(Tanh(Add(MatMul(z, W[l]), B[l])), U[l]) }
 			if routed {
 				z = router.Block(k, l, z, f)
 			} else {
 				z = Add(z, f(z))
 			}
 		}
-		x = Add(x, Dot(z, R))
+		x = Add(x, MatMul(z, R))
 		r := Sub(x, targets[k])
 		loss = Add(loss, MulScalar(ReduceAllSum(Mul(r, r)), 0.5))
 	}
@@ -317,7 +317,7 @@ func graphOutputs(t *testing.T, f fixture, gains [kSteps][lLayers][2]float64, ro
 		}
 		return out
 	})
-	outs := exec.MustExec(f.args(gains)...)
+	outs := exec.MustCall(f.args(gains)...)
 	loss = tensors.ToScalar[float64](outs[0])
 	for _, o := range outs[1:9] {
 		grads = append(grads, tensors.MustCopyFlatData[float64](o))

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
 )
 
 // Batch is a minibatch of rollout windows in flat row-major float64 slices.
@@ -67,4 +67,16 @@ func FromTensor(t *tensors.Tensor) []float64 {
 		}
 		return out
 	}
+}
+
+// Rows returns the windows [lo, hi) of b as a new batch sharing b's storage.
+func (b *Batch) Rows(lo, hi int) *Batch {
+	out := &Batch{N: hi - lo, Window: b.Window, K: b.K, D: b.D, J: b.J,
+		History: b.History[lo*b.Window*b.D : hi*b.Window*b.D],
+		Targets: b.Targets[lo*b.K*b.D : hi*b.K*b.D]}
+	if b.J > 0 {
+		n := (b.Window - 1 + b.K) * b.J
+		out.Drive = b.Drive[lo*n : hi*n]
+	}
+	return out
 }

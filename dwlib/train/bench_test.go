@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -75,5 +76,36 @@ func benchmarkStep(b *testing.B, mode string) {
 func BenchmarkTrainStep(b *testing.B) {
 	for _, mode := range []string{"full", "dw-task", "dw-calib", "dw-every4"} {
 		b.Run(mode, func(b *testing.B) { benchmarkStep(b, mode) })
+	}
+}
+
+// BenchmarkMambaStep times one Full BPTT training step of the paper's residual Mamba (4 blocks,
+// batch 32, 32 teacher-forced context steps, K = 32, D = 1) at the standard width 24 and the paper's
+// width 128: the unit every sweep is made of, and the figure the backend comparison is about.
+//
+//	go test ./dwlib/train -run '^$' -bench MambaStep -benchtime 5x -count 3
+func BenchmarkMambaStep(b *testing.B) {
+	const batch, window, K, D = 32, 32, 32, 1
+	for _, hidden := range []int{24, 128} {
+		b.Run(fmt.Sprintf("h%d", hidden), func(b *testing.B) {
+			f, err := model.New(model.Config{Kind: "mamba", StateDim: D, Hidden: hidden, Window: window, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr, err := NewTrainer(backend.MustShared(), f, Config{Method: "full", K: K, BatchSize: batch, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bt := benchBatch(batch, window, K, D, 2)
+			if _, err := tr.Step(bt); err != nil { // compile
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := tr.Step(bt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -182,7 +182,7 @@ func (s *Session) body(kind string) (*checkpointBody, error) {
 		History: s.history, BestEpoch: s.bestEpoch, BestVal: s.bestVal, SinceBest: s.sinceBest}
 	if kind == kindModel {
 		if b.Variables = s.best; b.Variables == nil {
-			if b.Variables, err = saveVars(s.f.Context(), ModelScope); err != nil {
+			if b.Variables, err = saveVars(s.f.Store(), ModelScope); err != nil {
 				return nil, err
 			}
 		}
@@ -200,7 +200,7 @@ func (s *Session) body(kind string) (*checkpointBody, error) {
 			return nil, fmt.Errorf("train: checkpoint: %w", err)
 		}
 	}
-	if b.Variables, err = saveVars(s.f.Context(), ""); err != nil {
+	if b.Variables, err = saveVars(s.f.Store(), ""); err != nil {
 		return nil, err
 	}
 	b.Best = s.best
@@ -272,12 +272,12 @@ func (s *Session) Load(path string) error {
 	if err := s.checkFingerprint(path, b.Fingerprint); err != nil {
 		return err
 	}
-	ctx := s.f.Context()
-	if err := checkVars(ctx, b.Variables, true); err != nil {
+	scope := s.f.Store()
+	if err := checkVars(scope, b.Variables, true); err != nil {
 		return fmt.Errorf("train: checkpoint %s does not fit: %w", path, err)
 	}
 	if b.Best != nil {
-		if err := checkVars(ctx, b.Best, true); err != nil {
+		if err := checkVars(scope, b.Best, true); err != nil {
 			return fmt.Errorf("train: checkpoint %s (best parameters) does not fit: %w", path, err)
 		}
 	}
@@ -310,7 +310,7 @@ func (s *Session) Load(path string) error {
 	}
 
 	// Apply.
-	if err := loadVars(ctx, b.Variables, true); err != nil {
+	if err := loadVars(scope, b.Variables, true); err != nil {
 		return fmt.Errorf("train: checkpoint %s: %w", path, err)
 	}
 	if s.tr.ctrl != nil {
@@ -343,10 +343,10 @@ func LoadModel(path string, f *model.Forecaster) error {
 	if !bytes.Equal(want, have) {
 		return fmt.Errorf("train: checkpoint %s was written for another model: %s", path, strings.Join(diffJSON(want, have), "; "))
 	}
-	if err := checkVars(f.Context(), b.Variables, true); err != nil {
+	if err := checkVars(f.Store(), b.Variables, true); err != nil {
 		return fmt.Errorf("train: checkpoint %s does not fit: %w", path, err)
 	}
-	return loadVars(f.Context(), b.Variables, false)
+	return loadVars(f.Store(), b.Variables, false)
 }
 
 func (s *Session) checkFingerprint(path string, fp []byte) error {

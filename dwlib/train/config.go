@@ -24,7 +24,41 @@ type Config struct {
 	Period      int     `json:"period"`  // DW: calibration period (4)
 	Sampler     string  `json:"sampler"` // DW noise sampler ("generic")
 	Seed        uint64  `json:"seed"`    // minibatch sampling, probe signs and JReg directions
+
+	// WeightDecayMode is how WeightDecay enters: "l2" adds λθ to the clipped gradient before Adam
+	// (PyTorch's Adam(weight_decay), what the authors' code runs), "decoupled" decays the parameters
+	// inside the update (AdamW, GoMLX's Adam option). Default "l2".
+	WeightDecayMode string `json:"weight_decay_mode"`
+	// DetachContext stops gradients at the end of the teacher-forced context: the context steps
+	// only build the recurrent state (the authors' no-grad burn-in). False differentiates through
+	// them as well.
+	DetachContext bool `json:"detach_context,omitempty"`
+	// JRegStyle is "text" (default, our reading of the paper: at every rollout step, a unit
+	// Gaussian direction, a one-sided difference through the live state) or "authors" (the released
+	// code: the first rollout step only, detached state, a Rademacher direction, a central difference
+	// scaled by the state's RMS; see model.RolloutOptions.JacobianAuthors). Both penalise
+	// max(gain − 1, 0)².
+	JRegStyle string `json:"jreg_style,omitempty"`
+	// NoiseGroup > 1 gives consecutive groups of that many windows of a microbatch one noise draw
+	// (the first window's) in DW's probe: the authors draw one sign per trajectory and reuse it over
+	// the trajectory's starts (grouping "trajectories" orders windows trajectory-major). 0 or 1:
+	// one draw per window.
+	NoiseGroup int `json:"noise_group,omitempty"`
+	// AdamEps is Adam's ε (0: GoMLX's 1e-7; PyTorch's, which the authors run, is 1e-8).
+	AdamEps float64 `json:"adam_eps,omitempty"`
 }
+
+// JReg styles (Config.JRegStyle).
+const (
+	JRegText    = "text"
+	JRegAuthors = "authors"
+)
+
+// Weight-decay modes (Config.WeightDecayMode).
+const (
+	WeightDecayL2        = "l2"
+	WeightDecayDecoupled = "decoupled"
+)
 
 // Defaults fills zero fields with the paper's values for the method.
 func (c Config) Defaults() Config {
@@ -64,6 +98,12 @@ func (c Config) Defaults() Config {
 	if c.Sampler == "" {
 		c.Sampler = "generic"
 	}
+	if c.WeightDecayMode == "" {
+		c.WeightDecayMode = WeightDecayL2
+	}
+	if c.JRegStyle == "" {
+		c.JRegStyle = JRegText
+	}
 	return c
 }
 
@@ -87,6 +127,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.Segment = %d, must be in [1, K=%d]", c.Segment, c.K)
 	case c.Method == "static" && !(c.StaticGain >= 0 && c.StaticGain <= 1):
 		return fmt.Errorf("train: Config.StaticGain = %v, must be in [0, 1]", c.StaticGain)
+	case c.WeightDecayMode != WeightDecayL2 && c.WeightDecayMode != WeightDecayDecoupled:
+		return fmt.Errorf("train: Config.WeightDecayMode = %q, must be %q or %q", c.WeightDecayMode, WeightDecayL2, WeightDecayDecoupled)
+	case c.JRegStyle != JRegText && c.JRegStyle != JRegAuthors:
+		return fmt.Errorf("train: Config.JRegStyle = %q, must be %q or %q", c.JRegStyle, JRegText, JRegAuthors)
+	case c.NoiseGroup < 0:
+		return fmt.Errorf("train: Config.NoiseGroup = %d, must be >= 0", c.NoiseGroup)
+	case c.AdamEps < 0:
+		return fmt.Errorf("train: Config.AdamEps = %v, must be >= 0", c.AdamEps)
 	case c.Method == "jreg" && !(c.JRegCoef > 0 && c.JRegEps > 0):
 		return fmt.Errorf("train: Config.JRegCoef = %v and JRegEps = %v must be > 0", c.JRegCoef, c.JRegEps)
 	}

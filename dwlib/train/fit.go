@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
@@ -23,7 +23,39 @@ type FitConfig struct {
 	ValOrigins    int    `json:"val_origins"`     // deterministic origins per validation unit (ours: 16)
 	EvalBatch     int    `json:"eval_batch"`      // windows per forward-only rollout call (64)
 	Seed          uint64 `json:"seed"`            // window sampling
+
+	// Grouping is how an epoch is cut into optimizer steps. "windows" (default): StartsPerUnit
+	// random windows per unit, shuffled, one optimizer step per minibatch of BatchSize windows.
+	// "trajectories" (the authors' code): shuffled units in microbatches of MicroTrajectories,
+	// StartsPerUnit starts shared by a microbatch's trajectories, one optimizer step per
+	// Accumulate microbatches (and one for the remainder at the end of the epoch); DW's
+	// calibration clock ticks once per microbatch.
+	Grouping          string `json:"grouping,omitempty"`
+	MicroTrajectories int    `json:"micro_trajectories,omitempty"`
+	Accumulate        int    `json:"accumulate,omitempty"`
+	// Chunk caps the windows of one graph call (memory): a larger microbatch runs as chunks whose
+	// gradients are accumulated with weights in proportion to their size, which is the same
+	// gradient. DW calibration microbatches always run whole (their probe moments are not additive).
+	// 0: no cap.
+	Chunk int `json:"chunk,omitempty"`
+	// AccumulateScale weights the microbatches of an optimizer step: "mean" (default) by their
+	// share of the step's windows, so the step follows the mean loss over all of them; "authors"
+	// by 1/Accumulate each, as the released code divides every microbatch loss by its accumulation
+	// count (with 28 trajectories in microbatches of 4 and Accumulate 8 that is 7/8 of the mean).
+	AccumulateScale string `json:"accumulate_scale,omitempty"`
 }
+
+// Accumulation scales (FitConfig.AccumulateScale).
+const (
+	ScaleMean    = "mean"
+	ScaleAuthors = "authors"
+)
+
+// Epoch groupings (FitConfig.Grouping).
+const (
+	GroupWindows      = "windows"
+	GroupTrajectories = "trajectories"
+)
 
 // Defaults fills zero fields with the paper's values (ValOrigins and EvalBatch are ours).
 func (c FitConfig) Defaults() FitConfig {
@@ -37,6 +69,16 @@ func (c FitConfig) Defaults() FitConfig {
 	set(&c.StartsPerUnit, 16)
 	set(&c.ValOrigins, 16)
 	set(&c.EvalBatch, 64)
+	if c.Grouping == "" {
+		c.Grouping = GroupWindows
+	}
+	if c.Grouping == GroupTrajectories {
+		set(&c.MicroTrajectories, 4)
+		set(&c.Accumulate, 1)
+	}
+	if c.AccumulateScale == "" {
+		c.AccumulateScale = ScaleMean
+	}
 	return c
 }
 
@@ -50,6 +92,24 @@ func (c FitConfig) Validate() error {
 			return fmt.Errorf("train: FitConfig.%s = %d, must be >= 1", f.name, f.v)
 		}
 	}
+	switch c.Grouping {
+	case GroupWindows:
+		if c.MicroTrajectories != 0 || c.Accumulate > 1 {
+			return fmt.Errorf("train: FitConfig.MicroTrajectories = %d and Accumulate = %d apply to Grouping %q only", c.MicroTrajectories, c.Accumulate, GroupTrajectories)
+		}
+	case GroupTrajectories:
+		if c.MicroTrajectories < 1 || c.Accumulate < 1 {
+			return fmt.Errorf("train: FitConfig.MicroTrajectories = %d and Accumulate = %d must be >= 1", c.MicroTrajectories, c.Accumulate)
+		}
+	default:
+		return fmt.Errorf("train: FitConfig.Grouping = %q, must be %q or %q", c.Grouping, GroupWindows, GroupTrajectories)
+	}
+	if c.AccumulateScale != ScaleMean && c.AccumulateScale != ScaleAuthors {
+		return fmt.Errorf("train: FitConfig.AccumulateScale = %q, must be %q or %q", c.AccumulateScale, ScaleMean, ScaleAuthors)
+	}
+	if c.Chunk < 0 {
+		return fmt.Errorf("train: FitConfig.Chunk = %d, must be >= 0", c.Chunk)
+	}
 	return nil
 }
 
@@ -58,10 +118,11 @@ type EpochRecord struct {
 	Epoch        int       `json:"epoch"` // 1-based
 	TrainLoss    float64   `json:"train_loss"`
 	ValLoss      float64   `json:"val_loss"`
-	GradNorm     float64   `json:"grad_norm"` // mean global norm before clipping
-	Batches      int       `json:"batches"`
-	Calibrations int       `json:"calibrations"`  // DW probe minibatches in this epoch
-	TrainSeconds float64   `json:"train_seconds"` // the training loop only (no validation, no I/O)
+	GradNorm     float64   `json:"grad_norm"`       // mean global norm before clipping
+	Batches      int       `json:"batches"`         // minibatches (grouping "trajectories": microbatches)
+	Steps        int       `json:"optimizer_steps"` // Adam steps
+	Calibrations int       `json:"calibrations"`    // DW probe minibatches in this epoch
+	TrainSeconds float64   `json:"train_seconds"`   // the training loop only (no validation, no I/O)
 	ValSeconds   float64   `json:"val_seconds"`
 	Gains        []float64 `json:"gains,omitempty"` // DW: committed gains at the epoch's end, [K][L][2] flat
 }
@@ -98,7 +159,7 @@ type Session struct {
 // NewSession prepares a session. meta (any JSON-serialisable value, may be nil) identifies the run
 // beyond the model and training configs, e.g. the dataset; a checkpoint is only resumed by a
 // session with the same meta and configs.
-func NewSession(bk backends.Backend, f *model.Forecaster, tcfg Config, fcfg FitConfig, train, val []data.Series, meta any) (*Session, error) {
+func NewSession(bk compute.Backend, f *model.Forecaster, tcfg Config, fcfg FitConfig, train, val []data.Series, meta any) (*Session, error) {
 	fcfg = fcfg.Defaults()
 	if err := fcfg.Validate(); err != nil {
 		return nil, err
@@ -119,7 +180,7 @@ func NewSession(bk backends.Backend, f *model.Forecaster, tcfg Config, fcfg FitC
 	if err := geo.CheckUnits("validation", val); err != nil {
 		return nil, err
 	}
-	if n := len(train) * fcfg.StartsPerUnit; n < tr.cfg.BatchSize {
+	if n := len(train) * fcfg.StartsPerUnit; fcfg.Grouping == GroupWindows && n < tr.cfg.BatchSize {
 		return nil, fmt.Errorf("train: %d training units × %d starts = %d windows per epoch, fewer than one minibatch of %d",
 			len(train), fcfg.StartsPerUnit, n, tr.cfg.BatchSize)
 	}
@@ -153,8 +214,11 @@ func (s *Session) History() []EpochRecord { return s.history }
 // (0, +Inf before the first epoch).
 func (s *Session) Best() (epoch int, val float64) { return s.bestEpoch, s.bestVal }
 
-// BatchesPerEpoch is the number of minibatches in one epoch.
+// BatchesPerEpoch is the number of minibatches (grouping "trajectories": microbatches) in one epoch.
 func (s *Session) BatchesPerEpoch() int {
+	if s.cfg.Grouping == GroupTrajectories {
+		return (len(s.train) + s.cfg.MicroTrajectories - 1) / s.cfg.MicroTrajectories
+	}
 	return len(s.train) * s.cfg.StartsPerUnit / s.tr.cfg.BatchSize
 }
 
@@ -184,36 +248,60 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 	if s.Done() {
 		return EpochRecord{}, fmt.Errorf("train: RunEpoch: training already ended after %d epochs (%s)", s.epoch, s.StopReason())
 	}
-	picks, err := EpochPicks(s.win, s.train, s.cfg.StartsPerUnit, s.geo)
+	groups, err := s.epochGroups()
 	if err != nil {
 		return EpochRecord{}, err
 	}
 	rec := EpochRecord{Epoch: s.epoch + 1}
-	bs := s.tr.cfg.BatchSize
+	per := 1
+	if s.cfg.Grouping == GroupTrajectories {
+		per = s.cfg.Accumulate
+	}
 	start := time.Now()
-	for i := 0; i+bs <= len(picks); i += bs {
-		b, err := MakeBatch(s.train, picks[i:i+bs], s.geo)
-		if err != nil {
-			return rec, err
+	steps := 0
+	for i := 0; i < len(groups); i += per {
+		step := groups[i:min(i+per, len(groups))]
+		total := 0
+		for _, g := range step {
+			total += len(g)
 		}
-		r, err := s.tr.Step(b)
+		for _, picks := range step {
+			b, err := MakeBatch(s.train, picks, s.geo)
+			if err != nil {
+				return rec, err
+			}
+			w := float64(len(picks)) / float64(total)
+			if s.cfg.AccumulateScale == ScaleAuthors {
+				w = 1 / float64(per)
+			}
+			r, err := s.accumulate(b, w)
+			if err != nil {
+				return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
+			}
+			if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) {
+				return rec, fmt.Errorf("train: epoch %d minibatch %d: loss %v: %w", rec.Epoch, rec.Batches+1, r.Loss, ErrDiverged)
+			}
+			rec.TrainLoss += r.Loss
+			rec.Batches++
+			if r.Calibration {
+				rec.Calibrations++
+			}
+			rep.Step(1, fmt.Sprintf("epoch %d/%d loss %.4f", rec.Epoch, s.cfg.Epochs, r.Loss))
+		}
+		norm, err := s.tr.Apply()
 		if err != nil {
 			return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
 		}
-		if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) || math.IsNaN(r.GradNorm) || math.IsInf(r.GradNorm, 0) {
-			return rec, fmt.Errorf("train: epoch %d minibatch %d: loss %v, gradient norm %v: %w", rec.Epoch, rec.Batches+1, r.Loss, r.GradNorm, ErrDiverged)
+		if math.IsNaN(norm) || math.IsInf(norm, 0) {
+			return rec, fmt.Errorf("train: epoch %d optimizer step %d: gradient norm %v: %w", rec.Epoch, steps+1, norm, ErrDiverged)
 		}
-		rec.TrainLoss += r.Loss
-		rec.GradNorm += r.GradNorm
-		rec.Batches++
-		if r.Calibration {
-			rec.Calibrations++
-		}
-		rep.Step(1, fmt.Sprintf("epoch %d/%d loss %.4f", rec.Epoch, s.cfg.Epochs, r.Loss))
+		rec.GradNorm += norm
+		steps++
 	}
 	rec.TrainSeconds = time.Since(start).Seconds()
 	rec.TrainLoss /= float64(rec.Batches)
-	rec.GradNorm /= float64(rec.Batches)
+	rec.GradNorm /= float64(steps)
+	rec.Steps = steps
 
 	start = time.Now()
 	v, err := s.Validate()
@@ -230,13 +318,40 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 	s.history = append(s.history, rec)
 	if v < s.bestVal {
 		s.bestVal, s.bestEpoch, s.sinceBest = v, s.epoch, 0
-		if s.best, err = saveVars(s.f.Context(), ModelScope); err != nil {
+		if s.best, err = saveVars(s.f.Store(), ModelScope); err != nil {
 			return rec, err
 		}
 	} else {
 		s.sinceBest++
 	}
 	return rec, nil
+}
+
+// epochGroups draws the epoch's microbatches as pick lists.
+func (s *Session) epochGroups() ([][]Pick, error) {
+	if s.cfg.Grouping == GroupTrajectories {
+		return TrajectoryMicrobatches(s.win, s.train, s.cfg.MicroTrajectories, s.cfg.StartsPerUnit, s.geo)
+	}
+	picks, err := EpochPicks(s.win, s.train, s.cfg.StartsPerUnit, s.geo)
+	if err != nil {
+		return nil, err
+	}
+	bs := s.tr.cfg.BatchSize
+	var groups [][]Pick
+	for i := 0; i+bs <= len(picks); i += bs {
+		groups = append(groups, picks[i:i+bs])
+	}
+	return groups, nil
+}
+
+// accumulate runs one microbatch with weight w, in chunks of at most Chunk windows unless it is a
+// DW calibration microbatch; the reported loss is the chunks' size-weighted mean.
+func (s *Session) accumulate(b *Batch, w float64) (StepResult, error) {
+	c := s.cfg.Chunk
+	if c == 0 || b.N <= c || (s.tr.ctrl != nil && s.tr.ctrl.IsCalibration()) {
+		return s.tr.Accumulate(b, w)
+	}
+	return s.tr.AccumulateChunks(b, w, c)
 }
 
 // Validate returns the validation loss of the current parameters.
@@ -275,5 +390,5 @@ func (s *Session) RestoreBest() error {
 	if s.best == nil {
 		return nil
 	}
-	return loadVars(s.f.Context(), s.best, false)
+	return loadVars(s.f.Store(), s.best, false)
 }

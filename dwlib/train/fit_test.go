@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
@@ -55,7 +55,7 @@ func newFitSession(t *testing.T, method string, meta any) *Session {
 func modelValues(t *testing.T, s *Session) []float64 {
 	t.Helper()
 	var out []float64
-	for v := range s.f.Context().IterVariables() {
+	for v := range s.f.Store().IterVariables() {
 		if inScope(v.Scope(), ModelScope) {
 			for _, x := range tensors.MustCopyFlatData[float32](v.MustValue()) {
 				out = append(out, float64(x))

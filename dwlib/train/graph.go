@@ -1,10 +1,10 @@
 package train
 
 import (
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/ml/context"
-	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
 )
@@ -18,22 +18,38 @@ func relL2(pred, target *Node) *Node {
 	return ReduceAllMean(Div(num, den))
 }
 
-// stepOutputs indexes the outputs of the training graph.
+// accumScope holds one gradient accumulator per trainable model variable, at the variable's path
+// below it: the sum over the microbatches of an optimizer step of weight × gradient.
+const accumScope = "/accum"
+
+// gradOutputs indexes the outputs of the gradient graph.
 const (
 	outLoss = iota
-	outGradNorm
 	outResiduals
 	outMomentsTot
 	outMomentsNoise
 )
 
-// buildStep is the training graph: rollout, task loss, routed gradient, clip, Adam update, and on
-// calibration graphs the open-route probes. Inputs: history, targets, gains [K, L, 2], and then
-// drive (if J > 0), noise [N, K, D] (if calibrate), JReg directions [N, D] (if jreg).
-func buildStep(f *model.Forecaster, cfg Config, opt gradientOptimizer, hasDrive, calibrate bool) func(ctx *context.Context, in []*Node) []*Node {
-	return func(ctx *context.Context, in []*Node) []*Node {
-		hist, target, gains := in[0], in[1], in[2]
-		i := 3
+// trainables lists the forecaster's trainable variables in store order: the order of the
+// accumulators, of the gradients and of Adam's updates.
+func trainables(f *model.Forecaster) []*mlmodel.Variable {
+	var vs []*mlmodel.Variable
+	for v := range f.Store().IterVariables() {
+		if v.Trainable && inScope(v.Scope(), ModelScope) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// buildGradient is the microbatch graph: rollout, task loss, the task gradient with the committed
+// gains added (times the input weight) into the accumulators, and on calibration graphs the
+// open-route probes. Inputs: history, targets, gains [K, L, 2], weight (scalar), and then drive (if
+// J > 0), noise [N, K, D] (if calibrate), JReg directions [N, D] (if jreg).
+func buildGradient(f *model.Forecaster, cfg Config, vars, accums []*mlmodel.Variable, hasDrive, calibrate bool) func(scope *mlmodel.Scope, in []*Node) []*Node {
+	return func(scope *mlmodel.Scope, in []*Node) []*Node {
+		hist, target, gains, weight := in[0], in[1], in[2], in[3]
+		i := 4
 		var drive, noise, dirs *Node
 		if hasDrive {
 			drive, i = in[i], i+1
@@ -49,7 +65,8 @@ func buildStep(f *model.Forecaster, cfg Config, opt gradientOptimizer, hasDrive,
 		if routed(cfg.Method) {
 			router = route.NewRouter(gains)
 		}
-		opts := model.RolloutOptions{JacobianDirection: dirs, JacobianEps: cfg.JRegEps}
+		opts := model.RolloutOptions{JacobianDirection: dirs, JacobianEps: cfg.JRegEps, JacobianAuthors: cfg.JRegStyle == JRegAuthors,
+			DetachContext: cfg.DetachContext}
 		if cfg.Method == "tbptt" {
 			opts.TruncateEvery = cfg.Segment
 		}
@@ -62,15 +79,16 @@ func buildStep(f *model.Forecaster, cfg Config, opt gradientOptimizer, hasDrive,
 			excess := Max(over, ZerosLike(over))
 			objective = Add(objective, MulScalar(ReduceAllMean(Mul(excess, excess)), cfg.JRegCoef))
 		}
-
-		grads := ctx.BuildTrainableVariablesGradientsGraph(objective)
-		norm := globalNorm(grads)
-		// Global-norm clip: g ← g · min(1, c/‖g‖).
-		scale := Min(ScalarOne(norm.Graph(), norm.DType()), Div(Scalar(norm.Graph(), norm.DType(), cfg.ClipNorm), Max(norm, Scalar(norm.Graph(), norm.DType(), 1e-30))))
-		for j := range grads {
-			grads[j] = Mul(grads[j], ConvertDType(scale, grads[j].DType()))
+		nodes := make([]*Node, len(vars))
+		for j, v := range vars {
+			nodes[j] = v.NodeValue(hist.Graph())
 		}
-		outs := []*Node{loss, norm, StopGradient(Sub(target, pred))}
+		grads := Gradient(objective, nodes...)
+		for j, a := range accums {
+			acc := a.NodeValue(hist.Graph())
+			a.SetNodeValue(Add(acc, Mul(ConvertDType(grads[j], acc.DType()), ConvertDType(weight, acc.DType()))))
+		}
+		outs := []*Node{loss, StopGradient(Sub(target, pred))}
 		if calibrate {
 			// Probes (App. C.3): q_tot = ½ mean_{i,k} ‖x̂ − x*‖², q_noise = mean_{i,k} x̂ᵀε, differentiated
 			// with every route open; only their route moments leave the graph.
@@ -80,8 +98,36 @@ func buildStep(f *model.Forecaster, cfg Config, opt gradientOptimizer, hasDrive,
 			qNoise := MulScalar(ReduceAllSum(Mul(pred, ConvertDType(noise, pred.DType()))), 1/(n*k))
 			outs = append(outs, router.ProbeMoments(qTot), router.ProbeMoments(qNoise))
 		}
-		opt.UpdateGraphWithGradients(ctx, grads, loss.DType())
 		return outs
+	}
+}
+
+// buildApply is the optimizer-step graph: the accumulated gradient, its global norm, the clip
+// g ← g · min(1, c/‖g‖), the coupled L2 term (WeightDecayMode "l2": g ← g + λθ after the clip, as
+// PyTorch's Adam applies weight_decay), Adam's update (decoupled decay for "decoupled"), and the
+// accumulators reset to zero. Output: the norm before clipping.
+func buildApply(cfg Config, opt gradientOptimizer, vars, accums []*mlmodel.Variable) func(scope *mlmodel.Scope, g *Graph) *Node {
+	return func(scope *mlmodel.Scope, g *Graph) *Node {
+		for _, v := range vars { // mark every parameter as used, so Adam pairs them with grads
+			_ = v.NodeValue(g)
+		}
+		grads := make([]*Node, len(accums))
+		for j, a := range accums {
+			grads[j] = a.NodeValue(g)
+		}
+		norm := globalNorm(grads)
+		scale := Min(ScalarOne(g, norm.DType()), Div(Scalar(g, norm.DType(), cfg.ClipNorm), Max(norm, Scalar(g, norm.DType(), 1e-30))))
+		for j, v := range vars {
+			grads[j] = Mul(grads[j], ConvertDType(scale, grads[j].DType()))
+			if cfg.WeightDecayMode == WeightDecayL2 && cfg.WeightDecay > 0 {
+				grads[j] = Add(grads[j], MulScalar(v.NodeValue(g), cfg.WeightDecay))
+			}
+		}
+		opt.UpdateGraphWithGradients(scope, grads, vars[0].DType())
+		for _, a := range accums {
+			a.SetNodeValue(ZerosLike(a.NodeValue(g)))
+		}
+		return norm
 	}
 }
 
@@ -91,12 +137,21 @@ func routed(method string) bool { return method == "dw" || method == "static" }
 // gradientOptimizer is the part of GoMLX's Adam the step uses: an update from given (clipped)
 // gradients instead of from a loss.
 type gradientOptimizer interface {
-	UpdateGraphWithGradients(ctx *context.Context, grads []*Node, lossDType dtypes.DType)
+	UpdateGraphWithGradients(scope *mlmodel.Scope, grads []*Node, lossDType dtypes.DType)
 }
 
-// newAdam returns GoMLX's Adam with the run's learning rate and weight decay.
+// newAdam returns GoMLX's Adam with the run's learning rate; its own (decoupled) weight decay only
+// for WeightDecayMode "decoupled".
 func newAdam(cfg Config) gradientOptimizer {
-	return optimizers.Adam().LearningRate(cfg.LR).WeightDecay(cfg.WeightDecay).Done().(gradientOptimizer)
+	wd := 0.0
+	if cfg.WeightDecayMode == WeightDecayDecoupled {
+		wd = cfg.WeightDecay
+	}
+	adam := optimizer.Adam().LearningRate(cfg.LR).WeightDecay(wd)
+	if cfg.AdamEps > 0 {
+		adam = adam.Epsilon(cfg.AdamEps)
+	}
+	return adam.Done().(gradientOptimizer)
 }
 
 func globalNorm(grads []*Node) *Node {

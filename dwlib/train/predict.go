@@ -5,9 +5,9 @@ import (
 	"math"
 	"sync"
 
-	"github.com/gomlx/gomlx/backends"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
@@ -21,11 +21,11 @@ import (
 // per horizon H serves all units whatever their number of origins.
 type Predictor struct {
 	f     *model.Forecaster
-	bk    backends.Backend
+	bk    compute.Backend
 	batch int
 
 	mu    sync.Mutex
-	execs map[int]*context.Exec
+	execs map[int]*mlmodel.Exec
 }
 
 var (
@@ -34,23 +34,23 @@ var (
 )
 
 // NewPredictor returns a Predictor evaluating f's current parameters in chunks of maxBatch windows.
-func NewPredictor(bk backends.Backend, f *model.Forecaster, maxBatch int) (*Predictor, error) {
+func NewPredictor(bk compute.Backend, f *model.Forecaster, maxBatch int) (*Predictor, error) {
 	if maxBatch < 1 {
 		return nil, fmt.Errorf("train: NewPredictor: maxBatch = %d, must be >= 1", maxBatch)
 	}
-	return &Predictor{f: f, bk: bk, batch: maxBatch, execs: map[int]*context.Exec{}}, nil
+	return &Predictor{f: f, bk: bk, batch: maxBatch, execs: map[int]*mlmodel.Exec{}}, nil
 }
 
 // MaxBatch implements eval.BatchSizer.
 func (p *Predictor) MaxBatch() int { return p.batch }
 
-func (p *Predictor) exec(H int) (*context.Exec, error) {
+func (p *Predictor) exec(H int) (*mlmodel.Exec, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e, ok := p.execs[H]; ok {
 		return e, nil
 	}
-	e, err := context.NewExec(p.bk, p.f.Context(), func(ctx *context.Context, in []*Node) *Node {
+	e, err := mlmodel.NewExec(p.bk, p.f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		var drive *Node
 		if len(in) > 1 {
 			drive = in[1]
@@ -115,7 +115,7 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 	if J > 0 {
 		args = append(args, ToTensor(mc.DType, drive, N, W-1+H, J))
 	}
-	outs, err := e.Exec(args...)
+	outs, err := e.Call(args...)
 	if err != nil {
 		return nil, fmt.Errorf("train: Predictor: %w", err)
 	}

@@ -2,40 +2,47 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/calib"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
 
-// Trainer runs training steps of one forecaster with one method.
+// Trainer runs training steps of one forecaster with one method. An optimizer step is one or
+// more microbatches (Accumulate), each adding its weighted gradient to in-store accumulators and,
+// for Internal-DW, running Algorithm 1's calibrate/commit on its own, followed by one Apply (clip,
+// weight decay, Adam). Step is the common case of one microbatch per optimizer step.
 type Trainer struct {
-	cfg   Config
-	model *model.Forecaster
-	ctrl  *calib.Controller // DW only
-	src   *rand.PCG         // state of rng, saved in checkpoints
-	rng   *rand.Rand        // probe signs and JReg directions
-	task  *context.Exec     // step without probes
-	probe *context.Exec     // DW calibration step (task + both probes)
-	gains []float64         // fixed gains of the non-DW methods
-	steps int
+	cfg     Config
+	model   *model.Forecaster
+	ctrl    *calib.Controller // DW only
+	src     *rand.PCG         // state of rng, saved in checkpoints
+	rng     *rand.Rand        // probe signs and JReg directions
+	task    *mlmodel.Exec     // microbatch gradient without probes
+	probe   *mlmodel.Exec     // DW calibration microbatch (task + both probes)
+	apply   *mlmodel.Exec     // optimizer step from the accumulated gradient
+	gains   []float64         // fixed gains of the non-DW methods
+	steps   int               // microbatches run
+	pending int               // microbatches accumulated since the last Apply
 }
 
-// StepResult reports one training step.
+// StepResult reports one microbatch (and, from Step, its optimizer step).
 type StepResult struct {
-	Loss        float64 // task rel-L2 of the minibatch, before the update
-	GradNorm    float64 // global gradient norm before clipping
-	Calibration bool    // whether this minibatch ran the route probes
+	Loss        float64 // task rel-L2 of the microbatch, before the update
+	GradNorm    float64 // global norm of the accumulated gradient before clipping (Step and Apply only)
+	Calibration bool    // whether this microbatch ran the route probes
 }
 
-// NewTrainer compiles nothing yet: graphs are built on the first step of each kind.
-func NewTrainer(bk backends.Backend, f *model.Forecaster, cfg Config) (*Trainer, error) {
+// NewTrainer compiles nothing yet: graphs are built on the first step of each kind. It adds the
+// gradient accumulators (scope "/accum", not trainable) to the forecaster's store.
+func NewTrainer(bk compute.Backend, f *model.Forecaster, cfg Config) (*Trainer, error) {
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -43,10 +50,25 @@ func NewTrainer(bk backends.Backend, f *model.Forecaster, cfg Config) (*Trainer,
 	mc := f.Config()
 	src := rand.NewPCG(cfg.Seed, 0x7472616e)
 	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src)}
+	vars := trainables(f)
+	if len(vars) == 0 {
+		return nil, fmt.Errorf("train: the forecaster has no trainable variables under %s", ModelScope)
+	}
+	accums := make([]*mlmodel.Variable, len(vars))
+	for j, v := range vars {
+		path := accumScope + v.Path()
+		if accums[j] = f.Store().GetVariable(path); accums[j] == nil {
+			accums[j] = f.Store().VariableWithValue(path, tensors.FromShape(v.Shape()))
+		}
+		accums[j].SetTrainable(false)
+	}
 	opt := newAdam(cfg)
 	hasDrive := mc.DriveDim > 0
 	var err error
-	if t.task, err = context.NewExec(bk, f.Context(), buildStep(f, cfg, opt, hasDrive, false)); err != nil {
+	if t.task, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, false)); err != nil {
+		return nil, err
+	}
+	if t.apply, err = mlmodel.NewExec(bk, f.Store(), buildApply(cfg, opt, vars, accums)); err != nil {
 		return nil, err
 	}
 	L := f.NumLayers()
@@ -61,7 +83,7 @@ func NewTrainer(bk backends.Backend, f *model.Forecaster, cfg Config) (*Trainer,
 		if t.ctrl, err = calib.New(cc, sampler); err != nil {
 			return nil, err
 		}
-		if t.probe, err = context.NewExec(bk, f.Context(), buildStep(f, cfg, opt, hasDrive, true)); err != nil {
+		if t.probe, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, true)); err != nil {
 			return nil, err
 		}
 	default:
@@ -91,34 +113,122 @@ func (t *Trainer) Gains() []float64 {
 	return t.gains
 }
 
-// Step runs one training minibatch: Algorithm 1 for DW, a plain step otherwise.
+// Step runs one training minibatch as its own optimizer step: Accumulate with weight 1, then Apply.
 func (t *Trainer) Step(b *Batch) (StepResult, error) {
+	res, err := t.Accumulate(b, 1)
+	if err != nil {
+		return res, err
+	}
+	res.GradNorm, err = t.Apply()
+	return res, err
+}
+
+// Accumulate runs one microbatch: its task gradient (with the committed gains), times weight, is
+// added to the accumulated gradient; for Internal-DW this microbatch is also one tick of Algorithm
+// 1's clock (a calibration microbatch runs the probes; the residual template and gains are staged
+// and committed). The parameters do not change until Apply.
+func (t *Trainer) Accumulate(b *Batch, weight float64) (StepResult, error) {
+	return t.AccumulateChunks(b, weight, 0)
+}
+
+// AccumulateChunks is Accumulate with the microbatch run as graph calls of at most chunk windows
+// (0: one call), each weighted by its share of the windows: the same accumulated gradient with a
+// bounded memory. A DW calibration microbatch always runs whole: its probe moments are not additive.
+func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepResult, error) {
 	if err := b.Validate(); err != nil {
 		return StepResult{}, err
+	}
+	if !(weight > 0) || math.IsInf(weight, 0) {
+		return StepResult{}, fmt.Errorf("train: Accumulate: weight = %v, must be finite and > 0", weight)
 	}
 	mc := t.model.Config()
 	if b.K != t.cfg.K || b.D != mc.StateDim || b.J != mc.DriveDim || b.Window != mc.Window {
 		return StepResult{}, fmt.Errorf("train: batch (K=%d, D=%d, J=%d, Window=%d) does not match the run (K=%d, D=%d, J=%d, Window=%d)",
 			b.K, b.D, b.J, b.Window, t.cfg.K, mc.StateDim, mc.DriveDim, mc.Window)
 	}
-	dt, L := mc.DType, t.model.NumLayers()
 	calibrate := t.ctrl != nil && t.ctrl.IsCalibration()
+	if chunk <= 0 || calibrate || b.N <= chunk {
+		chunk = b.N
+	}
+	res := StepResult{Calibration: calibrate}
+	var residuals []float64
+	var tot, nz []wiener.Sym2
+	var ready []bool
+	for lo := 0; lo < b.N; lo += chunk {
+		part := b
+		if chunk < b.N {
+			part = b.Rows(lo, min(lo+chunk, b.N))
+		}
+		share := float64(part.N) / float64(b.N)
+		out, err := t.call(part, weight*share, calibrate)
+		if err != nil {
+			return res, err
+		}
+		res.Loss += share * out.loss
+		residuals = append(residuals, out.residuals...)
+		tot, nz, ready = out.tot, out.nz, out.ready
+	}
+	if t.ctrl != nil {
+		// Algorithm 1: the gradient above used the committed gains; now stage and commit.
+		if calibrate {
+			if err := t.ctrl.Stage(tot, nz, ready); err != nil {
+				return res, err
+			}
+		}
+		if err := t.ctrl.Sampler().Stage(residuals, b.N, b.K, b.D); err != nil {
+			return res, err
+		}
+		t.ctrl.Commit()
+	}
+	t.steps++
+	t.pending++
+	return res, nil
+}
+
+// applyNoiseGroup gives each consecutive group of g rows (of row values each) the first row's
+// draw, in place; g <= 1 changes nothing.
+func applyNoiseGroup(eps []float64, n, row, g int) []float64 {
+	if g <= 1 {
+		return eps
+	}
+	for i := range n {
+		if first := i - i%g; first != i {
+			copy(eps[i*row:(i+1)*row], eps[first*row:(first+1)*row])
+		}
+	}
+	return eps
+}
+
+// callResult is what one graph call returns to the Go side.
+type callResult struct {
+	loss      float64
+	residuals []float64 // DW only
+	tot, nz   []wiener.Sym2
+	ready     []bool
+}
+
+// call runs the gradient graph on one (part of a) microbatch.
+func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, error) {
+	mc := t.model.Config()
+	dt, L := mc.DType, t.model.NumLayers()
 	args := []any{
 		ToTensor(dt, b.History, b.N, b.Window, b.D),
 		ToTensor(dt, b.Targets, b.N, b.K, b.D),
 		ToTensor(dt, t.Gains(), t.cfg.K, L, 2),
+		ToTensor(dt, []float64{weight}),
 	}
 	if b.J > 0 {
 		args = append(args, ToTensor(dt, b.Drive, b.N, b.Window-1+b.K, b.J))
 	}
-	var ready []bool
+	var r callResult
 	if calibrate {
 		s := t.ctrl.Sampler()
-		ready = s.Ready(t.cfg.K)
+		r.ready = s.Ready(t.cfg.K)
 		eps, err := s.Sample(t.rng, b.N, b.K, b.D)
 		if err != nil {
-			return StepResult{}, err
+			return r, err
 		}
+		eps = applyNoiseGroup(eps, b.N, b.K*b.D, t.cfg.NoiseGroup)
 		args = append(args, ToTensor(dt, eps, b.N, b.K, b.D))
 	}
 	if t.cfg.Method == "jreg" {
@@ -128,33 +238,42 @@ func (t *Trainer) Step(b *Batch) (StepResult, error) {
 	if calibrate {
 		exec = t.probe
 	}
-	outs, err := exec.Exec(args...)
+	outs, err := exec.Call(args...)
 	if err != nil {
-		return StepResult{}, fmt.Errorf("train: step %d: %w", t.steps, err)
+		return r, fmt.Errorf("train: microbatch %d: %w", t.steps, err)
 	}
-	res := StepResult{
-		Loss:        tensors.ToScalar[float64](convert(outs[outLoss])),
-		GradNorm:    tensors.ToScalar[float64](convert(outs[outGradNorm])),
-		Calibration: calibrate,
-	}
+	defer func() {
+		for _, o := range outs {
+			o.FinalizeAll()
+		}
+	}()
+	r.loss = tensors.ToScalar[float64](convert(outs[outLoss]))
 	if t.ctrl != nil {
-		// Algorithm 1: the update above used the committed gains; now stage and commit.
-		if calibrate {
-			tot, nz := toSym2(FromTensor(outs[outMomentsTot])), toSym2(FromTensor(outs[outMomentsNoise]))
-			if err := t.ctrl.Stage(tot, nz, ready); err != nil {
-				return res, err
-			}
-		}
-		if err := t.ctrl.Sampler().Stage(FromTensor(outs[outResiduals]), b.N, b.K, b.D); err != nil {
-			return res, err
-		}
-		t.ctrl.Commit()
+		r.residuals = FromTensor(outs[outResiduals])
 	}
-	for _, o := range outs {
-		o.FinalizeAll()
+	if calibrate {
+		r.tot, r.nz = toSym2(FromTensor(outs[outMomentsTot])), toSym2(FromTensor(outs[outMomentsNoise]))
 	}
-	t.steps++
-	return res, nil
+	return r, nil
+}
+
+// Pending is the number of microbatches accumulated since the last Apply.
+func (t *Trainer) Pending() int { return t.pending }
+
+// Apply takes one optimizer step from the accumulated gradient (clip, weight decay, Adam) and
+// resets it; it returns the gradient's global norm before clipping.
+func (t *Trainer) Apply() (float64, error) {
+	if t.pending == 0 {
+		return 0, fmt.Errorf("train: Apply without an accumulated microbatch")
+	}
+	out, err := t.apply.Call()
+	if err != nil {
+		return 0, fmt.Errorf("train: optimizer step after microbatch %d: %w", t.steps, err)
+	}
+	norm := tensors.ToScalar[float64](convert(out[0]))
+	out[0].FinalizeAll()
+	t.pending = 0
+	return norm, nil
 }
 
 func convert(t *tensors.Tensor) *tensors.Tensor {
@@ -172,9 +291,16 @@ func toSym2(flat []float64) []wiener.Sym2 {
 	return out
 }
 
-// directions draws one random unit direction per sample for the JReg penalty.
+// directions draws one random direction per sample for the JReg penalty: a unit Gaussian
+// direction (style "text") or a Rademacher vector in {±1}^D (style "authors").
 func (t *Trainer) directions(n, d int) []float64 {
 	u := make([]float64, n*d)
+	if t.cfg.JRegStyle == JRegAuthors {
+		for i := range u {
+			u[i] = float64(2*t.rng.IntN(2) - 1)
+		}
+		return u
+	}
 	for i := range n {
 		s := 0.0
 		for j := range d {

@@ -5,16 +5,17 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
+	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
-// ModelScope is the context scope of the forecaster's parameters (dwlib/model); everything else
-// in a training context (Adam's moments, step counters, the learning rate) is optimizer state.
-const ModelScope = "/model"
+// ModelScope is the store scope of the forecaster's parameters (dwlib/model); everything else
+// in a training store (Adam's moments, step counters, the learning rate) is optimizer state.
+const ModelScope = model.ModelScope
 
-// savedVar is one context variable's value, exactly (no conversion).
+// savedVar is one store variable's value, exactly (no conversion).
 type savedVar struct {
 	Scope, Name string
 	DType       string
@@ -31,16 +32,16 @@ func inScope(scope, prefix string) bool {
 	return prefix == "" || scope == prefix || strings.HasPrefix(scope, prefix+"/")
 }
 
-// saveVars copies the values of the variables under prefix ("" for all), in context order.
-func saveVars(ctx *context.Context, prefix string) ([]savedVar, error) {
+// saveVars copies the values of the variables under prefix ("" for all), in store (creation) order.
+func saveVars(store *mlmodel.Store, prefix string) ([]savedVar, error) {
 	var out []savedVar
-	for v := range ctx.IterVariables() {
+	for v := range store.IterVariables() {
 		if !inScope(v.Scope(), prefix) {
 			continue
 		}
 		t, err := v.Value()
 		if err != nil {
-			return nil, fmt.Errorf("train: reading variable %s: %w", v.ScopeAndName(), err)
+			return nil, fmt.Errorf("train: reading variable %s: %w", v.Path(), err)
 		}
 		sv := savedVar{Scope: v.Scope(), Name: v.Name(), DType: t.DType().String(), Dims: t.Shape().Dimensions, Trainable: v.Trainable}
 		switch t.DType() {
@@ -51,7 +52,7 @@ func saveVars(ctx *context.Context, prefix string) ([]savedVar, error) {
 		case dtypes.Int64:
 			sv.I64 = tensors.MustCopyFlatData[int64](t)
 		default:
-			return nil, fmt.Errorf("train: variable %s has dtype %s, which checkpoints do not store", v.ScopeAndName(), t.DType())
+			return nil, fmt.Errorf("train: variable %s has dtype %s, which checkpoints do not store", v.Path(), t.DType())
 		}
 		out = append(out, sv)
 	}
@@ -81,17 +82,17 @@ func (v savedVar) tensor() (*tensors.Tensor, error) {
 	return t, nil
 }
 
-// checkVars verifies that saved can be loaded into ctx: every saved variable that already exists
+// checkVars verifies that saved can be loaded into store: every saved variable that already exists
 // there has the same dtype and shape, and with requireAll every existing variable under ModelScope
 // is in saved. It changes nothing.
-func checkVars(ctx *context.Context, saved []savedVar, requireAll bool) error {
+func checkVars(store *mlmodel.Store, saved []savedVar, requireAll bool) error {
 	seen := map[string]bool{}
 	for _, sv := range saved {
 		if _, err := sv.tensor(); err != nil {
 			return err
 		}
 		seen[sv.path()] = true
-		v := ctx.GetVariableByScopeAndName(sv.Scope, sv.Name)
+		v := store.GetVariable(sv.path())
 		if v == nil {
 			if inScope(sv.Scope, ModelScope) {
 				return fmt.Errorf("variable %s is in the checkpoint but not in the model", sv.path())
@@ -104,9 +105,9 @@ func checkVars(ctx *context.Context, saved []savedVar, requireAll bool) error {
 		}
 	}
 	if requireAll {
-		for v := range ctx.IterVariables() {
+		for v := range store.IterVariables() {
 			if inScope(v.Scope(), ModelScope) && !seen[v.Scope()+"/"+v.Name()] {
-				return fmt.Errorf("variable %s of the model is missing from the checkpoint", v.ScopeAndName())
+				return fmt.Errorf("variable %s of the model is missing from the checkpoint", v.Path())
 			}
 		}
 	}
@@ -115,18 +116,18 @@ func checkVars(ctx *context.Context, saved []savedVar, requireAll bool) error {
 
 // loadVars sets the saved values, creating variables that do not exist yet (the optimizer's,
 // before its first step). Call checkVars first: loadVars assumes the values fit.
-func loadVars(ctx *context.Context, saved []savedVar, create bool) error {
+func loadVars(store *mlmodel.Store, saved []savedVar, create bool) error {
 	for _, sv := range saved {
 		t, err := sv.tensor()
 		if err != nil {
 			return err
 		}
-		v := ctx.GetVariableByScopeAndName(sv.Scope, sv.Name)
+		v := store.GetVariable(sv.path())
 		if v == nil {
 			if !create {
 				return fmt.Errorf("variable %s does not exist", sv.path())
 			}
-			ctx.InAbsPath(sv.Scope).Checked(false).VariableWithValue(sv.Name, t).SetTrainable(sv.Trainable)
+			store.VariableWithValue(sv.path(), t).SetTrainable(sv.Trainable)
 			continue
 		}
 		if err := v.SetValue(t); err != nil {

@@ -109,3 +109,48 @@ func MakeBatch(units []data.Series, picks []Pick, g Geometry) (*Batch, error) {
 	}
 	return b, nil
 }
+
+// TrajectoryMicrobatches draws one epoch in the authors' geometry: the units are shuffled and cut
+// into microbatches of perMicro trajectories (the last may be smaller), and each microbatch draws
+// starts origins, uniform over the valid range of its shortest unit, shared by all of its
+// trajectories; the starts are distinct (as Python's random.sample in the authors' code) when the
+// range holds enough of them. A microbatch's picks are trajectory-major: perMicro × starts windows.
+func TrajectoryMicrobatches(rng *rand.Rand, units []data.Series, perMicro, starts int, g Geometry) ([][]Pick, error) {
+	if perMicro < 1 || starts < 1 {
+		return nil, fmt.Errorf("train: TrajectoryMicrobatches: perMicro = %d and starts = %d must be >= 1", perMicro, starts)
+	}
+	order := rng.Perm(len(units))
+	var out [][]Pick
+	for i := 0; i < len(order); i += perMicro {
+		group := order[i:min(i+perMicro, len(order))]
+		hi := -1
+		lo := 0
+		for j, u := range group {
+			l, h, err := g.OriginRange(units[u].Len())
+			if err != nil {
+				return nil, fmt.Errorf("train unit %d: %w", u, err)
+			}
+			if j == 0 || h < hi {
+				hi = h
+			}
+			lo = l
+		}
+		origins := make([]int, starts)
+		taken := map[int]bool{}
+		for s := range origins {
+			o := lo + rng.IntN(hi-lo+1)
+			for taken[o] && len(taken) < hi-lo+1 {
+				o = lo + rng.IntN(hi-lo+1)
+			}
+			origins[s], taken[o] = o, true
+		}
+		picks := make([]Pick, 0, len(group)*starts)
+		for _, u := range group {
+			for _, o := range origins {
+				picks = append(picks, Pick{Unit: u, Origin: o})
+			}
+		}
+		out = append(out, picks)
+	}
+	return out, nil
+}

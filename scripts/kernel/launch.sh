@@ -51,6 +51,8 @@ SHIM="$ROOT/scripts/kernel/shim"
 export DWGO_ROOT="$ROOT" DWGO_REAL_GO
 export PATH="$SHIM:$ROOT/.tools/bin:$SELF_ROOT/.tools/bin:$PATH"
 export DW_PROFILE="${DW_PROFILE:-quick}"
+# Cells build with GoMLX's SIMD matrix products on amd64 (see scripts/test.sh); GOEXPERIMENT= opts out.
+if [[ "$("$DWGO_REAL_GO" env GOARCH)" == amd64 ]]; then export GOEXPERIMENT="${GOEXPERIMENT-simd}"; fi
 
 args=(--kernel "$1" --logtostderr)
 [[ "${DWGO_KERNEL_RAW_ERROR:-0}" == 1 ]] && args+=(--raw_error)

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/compute/dtypes"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
@@ -22,7 +22,7 @@ func Perturbed(t testing.TB, cfg model.Config, std float64, seed uint64) *model.
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, seed))
-	for v := range f.Context().IterVariables() {
+	for v := range f.Store().IterVariables() {
 		x := tensors.MustCopyFlatData[float64](v.MustValue())
 		for i := range x {
 			x[i] += std * rng.NormFloat64()

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// cmdRegime prints the regime map of finished runs: DW − Full per training budget (profile), with
+// the baselines and what DW's controller did. It trains nothing.
+func cmdRegime(args []string) error {
+	fs := newFlags("regime", "-profiles p1,p2,... [-testbed T] [-seeds 0,1,2] [-save]")
+	var rf runFlags
+	rf.register(fs)
+	profiles := fs.String("profiles", strings.Join([]string{experiment.PaperCPU, experiment.PaperCPUA1, experiment.PaperCPUA1Fast}, ","),
+		"comma-separated profiles, smallest training budget first")
+	testbed := fs.String("testbed", "mackey-glass", "testbed")
+	seedList := fs.String("seeds", "0,1,2", "comma-separated seeds")
+	save := fs.Bool("save", false, "also write the table to <repo>/data/results/regime-<testbed>.md")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	seeds, err := parseSeeds(*seedList)
+	if err != nil {
+		return err
+	}
+	ps := splitList(*profiles)
+	for _, p := range ps {
+		if !slices.Contains(experiment.Profiles(), p) {
+			return fmt.Errorf("unknown profile %q in -profiles; valid profiles: %s", p, strings.Join(experiment.Profiles(), ", "))
+		}
+	}
+	if !slices.Contains(experiment.Testbeds(), *testbed) {
+		return fmt.Errorf("unknown testbed %q; valid testbeds: %s", *testbed, strings.Join(experiment.Testbeds(), ", "))
+	}
+	opt := rf.options()
+	pts, err := experiment.RegimeMap(opt, *testbed, ps, seeds)
+	if err != nil {
+		return err
+	}
+	bl, err := experiment.RegimeBaselines(opt, *testbed, pts)
+	if err != nil {
+		return err
+	}
+	table := experiment.RegimeMarkdown(*testbed, pts, bl)
+	fmt.Fprint(stdout, table)
+	if *save {
+		root, err := data.FindRepoRoot("")
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(root, "data", "results", "regime-"+*testbed+".md")
+		header := fmt.Sprintf("# Regime map: %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K); DW − Full is the paired difference over matched seeds with its 95%% Student-t interval; tr R/tr T, the share of gains exactly 0 and the mean gains are DW's final controller state; the baselines are scored under each profile's test protocol.\n\n", *testbed, commandLine())
+		if err := os.WriteFile(path, []byte(header+table), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "dw: wrote %s\n", path)
+	}
+	for _, p := range pts {
+		if len(p.Seeds) < len(seeds) {
+			return errors.New("some runs have not finished: the map shows the matched seeds that have (dw sweep -profile P -testbeds " + *testbed + " -methods full,dw -seeds ...)")
+		}
+	}
+	return nil
+}
