@@ -17,7 +17,7 @@
 //     in notebooks, aligned Markdown otherwise.
 //   - NewProgress / NewReporter (progress.go): a live bar with ETA updated in
 //     place in the notebook, a terminal bar or log lines otherwise. Library
-//     code depends only on the tiny interface kernelext/progress.Reporter.
+//     code depends only on the tiny interface dwlib/progress.Reporter.
 //   - Cached (cache.go): on-disk memoization of runs, see kernelext/runcache.
 //   - Profile / ByProfile (profile.go): the run size (quick, standard, paper)
 //     chosen by scripts/run-notebooks.sh through $DW_PROFILE.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/internal-dw/dwgo/kernelext/progress"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 )
 
 // Progress is a live progress display for one loop at a time; it implements

@@ -35,14 +35,24 @@ import (
 type usageError struct{ error }
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	err := run(os.Args[1:])
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "dw:", err)
-		var ue usageError
-		if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
-		os.Exit(1)
 	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode is 0 for success and for "dw CMD -h" (the usage was printed, as asked), 2 for an error
+// in the command line, 1 for any other failure.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
 }
 
 var commands = []struct {

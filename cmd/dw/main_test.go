@@ -240,3 +240,20 @@ func TestTrainStopResumeEval(t *testing.T) {
 		t.Errorf("dw table did not score the baselines:\n%s", logs)
 	}
 }
+
+// TestExitCodes: help exits 0 for the tool and for every command, bad flags 2, failures 1.
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-h"}, 0}, {[]string{"train", "-h"}, 0}, {[]string{"sweep", "-help"}, 0}, {[]string{"regime", "-h"}, 0},
+		{[]string{"train", "-bogus"}, 2}, {[]string{"nosuchcommand"}, 2},
+		{[]string{"config", "-profile", "quick", "-testbed", "lorenz", "-method", "dw"}, 1},
+	} {
+		_, err := dw(t, tc.args...)
+		if got := exitCode(err); got != tc.want {
+			t.Errorf("dw %v: exit code %d (error %v), want %d", tc.args, got, err, tc.want)
+		}
+	}
+}

@@ -259,3 +259,20 @@ func TestPlannedBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWithAShorterTestContext: a run trained with one context length is tested with another
+// (the authors train with 32 steps and test with 16).
+func TestRunWithAShorterTestContext(t *testing.T) {
+	cfg, err := Resolve(Quick, "mackey-glass", "full", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.EvalWindow, cfg.EvalBurnIn = 2, 0
+	r, err := Run(cfg, quickOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Test.Origins == 0 || math.IsNaN(r.Test.RelL2) {
+		t.Fatalf("test score %+v", r.Test)
+	}
+}

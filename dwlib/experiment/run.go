@@ -15,8 +15,8 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
-	"github.com/internal-dw/dwgo/kernelext/progress"
 )
 
 // Files of a run directory.

@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
-	"github.com/internal-dw/dwgo/kernelext/progress"
 )
 
 // Job is one run of a sweep; K = 0 means the profile's K for the testbed.

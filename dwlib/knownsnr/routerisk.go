@@ -14,10 +14,10 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/route"
 	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
-	"github.com/internal-dw/dwgo/kernelext/progress"
 )
 
 // RiskConfig is the protocol of panel c (App. E.3): with the forecaster's parameters fixed, the

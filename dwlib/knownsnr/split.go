@@ -9,8 +9,8 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
-	"github.com/internal-dw/dwgo/kernelext/progress"
 )
 
 // SplitConfig is the probe protocol of panels a and b (App. E.2: 15 test trajectories, one

@@ -11,7 +11,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
-	"github.com/internal-dw/dwgo/kernelext/progress"
+	"github.com/internal-dw/dwgo/dwlib/progress"
 )
 
 // FitConfig is the epoch loop of App. F.2: at most Epochs epochs, stop after Patience epochs

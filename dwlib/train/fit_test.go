@@ -282,9 +282,16 @@ func TestPredictorPaddingAndChunks(t *testing.T) {
 	if _, err := small.ForecastBatch(ws[:4], 5); err == nil {
 		t.Error("more windows than MaxBatch accepted")
 	}
-	bad := []eval.Window{{History: units[0].X[:2]}}
-	if _, err := small.ForecastBatch(bad, 5); err == nil || !strings.Contains(err.Error(), "history rows") {
-		t.Errorf("short history: %v", err)
+	// A context of another length than the training Window is allowed (the authors test with 16
+	// steps after training with 32); one call needs one length.
+	short := []eval.Window{{History: units[0].X[6:8]}, {History: units[0].X[7:9]}}
+	got, err := small.ForecastBatch(short, 5)
+	if err != nil || len(got) != 2 || got[0][4][0] == all[0][4][0] {
+		t.Errorf("2-step contexts: %v (forecast %v)", err, got)
+	}
+	mixed := []eval.Window{{History: units[0].X[6:8]}, {History: units[0].X[6:9]}}
+	if _, err := small.ForecastBatch(mixed, 5); err == nil || !strings.Contains(err.Error(), "history rows") {
+		t.Errorf("mixed context lengths in one call: %v", err)
 	}
 }
 

@@ -65,14 +65,19 @@ func (p *Predictor) exec(H int) (*mlmodel.Exec, error) {
 	return e, nil
 }
 
-// ForecastBatch implements eval.BatchForecaster: the windows' History must hold the model's
-// Window states (the last one is the origin state) and, with drive, FutureDrive at least H−1 rows.
+// ForecastBatch implements eval.BatchForecaster: the windows' History hold W >= 1 states, the
+// same W for every window of the call (the last one is the origin state; W may differ from the
+// training Window, e.g. the authors' 16-step test context after 32-step training), and, with
+// drive, FutureDrive at least H−1 rows. One graph is compiled per (W, H).
 func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error) {
 	if len(ws) == 0 || len(ws) > p.batch {
 		return nil, fmt.Errorf("train: Predictor.ForecastBatch: %d windows, want 1..%d", len(ws), p.batch)
 	}
 	mc := p.f.Config()
-	W, D, J, N := mc.Window, mc.StateDim, mc.DriveDim, p.batch
+	W, D, J, N := len(ws[0].History), mc.StateDim, mc.DriveDim, p.batch
+	if W < 1 {
+		return nil, fmt.Errorf("train: Predictor: window 0 has no history rows")
+	}
 	hist := make([]float64, 0, N*W*D)
 	var drive []float64
 	if J > 0 {
@@ -81,7 +86,7 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 	for i := range N {
 		w := ws[min(i, len(ws)-1)]
 		if len(w.History) != W {
-			return nil, fmt.Errorf("train: Predictor: window %d has %d history rows, the model reads %d", i, len(w.History), W)
+			return nil, fmt.Errorf("train: Predictor: window %d has %d history rows, window 0 has %d (one call, one context length)", i, len(w.History), W)
 		}
 		for _, row := range w.History {
 			if len(row) != D {
