@@ -63,7 +63,10 @@ esac
 [[ "$TIMEOUT" =~ ^-?[0-9]+$ ]] || die "--timeout wants an integer, got \"$TIMEOUT\""
 
 command -v jupyter >/dev/null 2>&1 || die "jupyter not found: run scripts/setup.sh"
-jupyter kernelspec list 2>/dev/null | grep -q "^ *$KERNEL_NAME " ||
+# Read the list first: with pipefail, `jupyter ... | grep -q` fails at random when grep exits
+# before jupyter has written everything (SIGPIPE).
+specs="$(jupyter kernelspec list 2>/dev/null || true)"
+grep -q "^ *$KERNEL_NAME " <<<"$specs" ||
   die "Jupyter kernel \"$KERNEL_NAME\" not installed: run scripts/setup.sh"
 
 if ((${#NOTEBOOKS[@]} == 0)); then
