@@ -269,7 +269,7 @@ func (g *gridFlags) label() string {
 }
 
 func cmdSweep(args []string) error {
-	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [flags]")
+	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [-jobs N] [flags]")
 	var rf runFlags
 	var gf gridFlags
 	rf.register(fs)
@@ -279,8 +279,12 @@ func cmdSweep(args []string) error {
 	save := fs.Bool("save", false, "also write the table to <results>/<profile>-<preset>.md (and the runs and baselines as JSON)")
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	withBaselines := registerBaselines(fs)
+	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *parallel < 1 {
+		return usageError{fmt.Errorf("-jobs %d: need at least 1", *parallel)}
 	}
 	jobs, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
@@ -298,6 +302,7 @@ func cmdSweep(args []string) error {
 	}
 	opt := rf.options()
 	opt.Reporter = kernelext.NewReporter()
+	opt.Jobs = *parallel
 	start := time.Now()
 	outs, err := experiment.Sweep(rf.profile, jobs, opt)
 	if err != nil {

@@ -92,6 +92,27 @@ func TestQuickTableSweep(t *testing.T) {
 	}
 }
 
+var secondsPerEpoch = regexp.MustCompile(`\| [0-9.]+ \|\n`)
+
+// TestSweepJobs: -jobs 2 prints the table of -jobs 1, to the digit, and -jobs 0 is refused.
+func TestSweepJobs(t *testing.T) {
+	table := func(jobs string) string {
+		out, err := dw(t, "sweep", "-profile", "quick", "-testbeds", "mackey-glass,driven-mg", "-methods", "full,dw", "-seeds", "0,1",
+			"-runs", t.TempDir(), "-cache", t.TempDir(), "-baselines=false", "-jobs", jobs)
+		if err != nil {
+			t.Fatalf("-jobs %s: %v\n%s", jobs, err, out)
+		}
+		out = out[:strings.LastIndex(out, " in ")]            // drop the wall time
+		return secondsPerEpoch.ReplaceAllString(out, "| s |") // and the timings
+	}
+	if one, two := table("1"), table("2"); one != two {
+		t.Errorf("-jobs 2 table differs from -jobs 1:\n%s\nvs\n%s", two, one)
+	}
+	if _, err := dw(t, "sweep", "-profile", "quick", "-preset", "table", "-jobs", "0"); err == nil || !strings.Contains(err.Error(), "-jobs 0") {
+		t.Errorf("-jobs 0: %v", err)
+	}
+}
+
 // TestBaselinesCommand: dw baselines prints baseline.Score's numbers, caches them under -runs and
 // reads them back the second time.
 func TestBaselinesCommand(t *testing.T) {

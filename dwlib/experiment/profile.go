@@ -18,6 +18,9 @@ import (
 //	paper-cpu  the authors' released configuration at CPU size (Mamba-32, 64 validation origins)
 //	paper      the authors' released configuration (what produced the paper's tables)
 //	paper-text the paper's text as this project reads it, at the paper's size
+//	paper-val64 paper with paper-cpu's 64 validation origins per trajectory instead of 497: the
+//	           same weights after every epoch (validation never feeds training), a cheaper and
+//	           noisier choice of the best epoch; on 2 CPU cores 497 origins cost 5x the training
 //
 // The regime map (how DW − Full changes as training grows) adds two budgets to paper-cpu, with
 // Full and every other method in the same microbatches of 4 trajectories:
@@ -29,11 +32,12 @@ import (
 // docs/paper-vs-code.md lists where the text and the released code disagree; profiles.md in the
 // same folder says which profile follows which.
 const (
-	Quick     = "quick"
-	Standard  = "standard"
-	PaperCPU  = "paper-cpu"
-	Paper     = "paper"
-	PaperText = "paper-text"
+	Quick      = "quick"
+	Standard   = "standard"
+	PaperCPU   = "paper-cpu"
+	Paper      = "paper"
+	PaperText  = "paper-text"
+	PaperVal64 = "paper-val64"
 
 	PaperCPUA1     = "paper-cpu-a1"
 	PaperCPUA1Fast = "paper-cpu-a1-lr1e-3"
@@ -41,7 +45,7 @@ const (
 
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
-	return []string{Quick, Standard, PaperCPU, Paper, PaperText, PaperCPUA1, PaperCPUA1Fast}
+	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast}
 }
 
 // PaperK is the paper's training horizon for a testbed (training-settings table).
@@ -94,6 +98,9 @@ func Resolve(profile, testbed, method string, seed uint64, K int) (RunConfig, er
 		quicken(&c)
 	case Paper:
 		authors(&c)
+	case PaperVal64:
+		authors(&c)
+		c.Fit.ValOrigins = 64
 	case PaperCPU, PaperCPUA1, PaperCPUA1Fast:
 		authors(&c)
 		c.Model.Hidden = 32

@@ -48,6 +48,10 @@ type Options struct {
 	// StopAfter > 0 ends this call after that many epochs (checkpoint written) with ErrStopped,
 	// e.g. to fit a long run into time-limited jobs; Resume continues it.
 	StopAfter int
+	// Jobs is the number of runs Sweep trains at once (<= 1: one after another). The runs share
+	// the backend; GoMLX's Go backend runs a graph's ops in parallel only while it executes alone,
+	// so concurrent runs fill the cores that one run's sequential stretches leave idle.
+	Jobs int
 }
 
 // DefaultRunsDir is <repo>/data/runs.

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -141,33 +142,72 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 	return cfgs, nil
 }
 
-// Sweep runs the jobs one after another (finished runs are read back, interrupted ones resumed
-// when opt.Resume is set). A failing run does not stop the sweep: its Outcome holds the error.
-// opt.Reporter gets one bar over the planned minibatches of all runs.
+// Sweep runs the jobs, opt.Jobs of them at once (<= 1: one after another); finished runs are read
+// back, interrupted ones resumed when opt.Resume is set. A failing run does not stop the sweep: its
+// Outcome holds the error. Outcomes are in job order and do not depend on opt.Jobs: every run
+// draws from its own seeds and the backend's kernels give the same numbers whether or not another
+// run executes beside them. opt.Reporter gets one bar over the planned minibatches of all runs.
 func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	cfgs, err := ResolveJobs(profile, jobs)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Backend == nil {
+		// Create the shared backend once, before the workers race for it.
+		if opt.Backend, err = opt.backend(); err != nil {
+			return nil, err
+		}
 	}
 	rep := progress.OrNop(opt.Reporter)
 	total := 0
 	for _, c := range cfgs {
 		total += PlannedBatches(c)
 	}
-	rep.Start(total, fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs)))
-	defer rep.Finish()
-	out := make([]Outcome, len(jobs))
-	for i, c := range cfgs {
-		inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i])}
-		ro := opt
-		ro.Reporter = inner
-		r, err := Run(c, ro)
-		out[i] = Outcome{Job: jobs[i], Config: c, Result: r, Err: err}
-		if rest := PlannedBatches(c) - inner.steps; rest > 0 {
-			rep.Step(rest, inner.prefix+"done")
-		}
+	title := fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs))
+	workers := max(1, min(opt.Jobs, len(jobs)))
+	if workers > 1 {
+		title = fmt.Sprintf("sweep (%s, %d runs, %d at once)", profile, len(jobs), workers)
 	}
+	rep.Start(total, title)
+	defer rep.Finish()
+	if opt.Log != nil && workers > 1 {
+		opt.Log = &lockedWriter{w: opt.Log}
+	}
+	out := make([]Outcome, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i])}
+				ro := opt
+				ro.Reporter = inner
+				r, err := Run(cfgs[i], ro)
+				out[i] = Outcome{Job: jobs[i], Config: cfgs[i], Result: r, Err: err}
+				if rest := PlannedBatches(cfgs[i]) - inner.steps; rest > 0 {
+					rep.Step(rest, inner.prefix+"done")
+				}
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	return out, nil
+}
+
+// lockedWriter serialises the epoch lines of concurrent runs.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // forward passes a run's minibatch steps on to the sweep's bar, with the run named.

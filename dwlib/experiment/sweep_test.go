@@ -1,0 +1,72 @@
+package experiment
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/progress"
+)
+
+// TestSweepJobsGiveTheSameNumbers runs one grid one run at a time and three at once, in separate
+// run directories, and asks for bit-identical outcomes in job order.
+func TestSweepJobsGiveTheSameNumbers(t *testing.T) {
+	jobs := Grid{Testbeds: []string{"mackey-glass", "narma5"}, Methods: []string{"full", "dw"}, Seeds: []uint64{0}}.Jobs()
+	run := func(n int) ([]Outcome, *progress.Recorder) {
+		opt := quickOptions(t)
+		opt.Jobs = n
+		rec := &progress.Recorder{}
+		opt.Reporter = rec
+		outs, err := Sweep(Quick, jobs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs, rec
+	}
+	one, _ := run(1)
+	many, rec := run(3)
+	total := 0
+	for _, o := range many {
+		total += PlannedBatches(o.Config)
+	}
+	if got := rec.Done; got != total {
+		t.Errorf("parallel sweep reported %d steps, want the planned %d", got, total)
+	}
+	for i := range jobs {
+		a, b := one[i], many[i]
+		if a.Err != nil || b.Err != nil {
+			t.Fatalf("%s: errors %v / %v", jobs[i], a.Err, b.Err)
+		}
+		if b.Job != jobs[i] {
+			t.Errorf("outcome %d is %s, want %s (job order)", i, b.Job, jobs[i])
+		}
+		if a.Result.Test.RelL2 != b.Result.Test.RelL2 || !slices.Equal(a.Result.Test.PerHorizon, b.Result.Test.PerHorizon) {
+			t.Errorf("%s: test rel-L2 %v one at a time, %v three at once", jobs[i], a.Result.Test.RelL2, b.Result.Test.RelL2)
+		}
+		for e := range a.Result.Epochs {
+			if a.Result.Epochs[e].ValLoss != b.Result.Epochs[e].ValLoss {
+				t.Errorf("%s epoch %d: validation %v vs %v", jobs[i], e+1, a.Result.Epochs[e].ValLoss, b.Result.Epochs[e].ValLoss)
+			}
+		}
+	}
+}
+
+// TestPaperVal64IsPaperWithFewerValidationOrigins: the two profiles train the same weights.
+func TestPaperVal64IsPaperWithFewerValidationOrigins(t *testing.T) {
+	for _, m := range []string{"full", "dw"} {
+		p, err := Resolve(Paper, "mackey-glass", m, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Resolve(PaperVal64, "mackey-glass", m, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Fit.ValOrigins != 64 || p.Fit.ValOrigins != 497 {
+			t.Errorf("%s: validation origins %d / %d, want 64 / 497", m, v.Fit.ValOrigins, p.Fit.ValOrigins)
+		}
+		v.Fit.ValOrigins, v.Profile = p.Fit.ValOrigins, p.Profile
+		if string(v.JSON()) != string(p.JSON()) {
+			t.Errorf("%s: paper-val64 differs from paper in more than the validation origins:\n%s\n%s", m, v.JSON(), p.JSON())
+		}
+	}
+}
