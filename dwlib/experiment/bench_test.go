@@ -101,3 +101,49 @@ func BenchmarkEpochMG(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSweepJobs times one small standard-geometry sweep (Mackey–Glass, Full and DW, seeds
+// 0 and 1, 2 epochs each, fresh run directories) one run at a time and two at once, alternating in
+// each iteration so machine noise hits both alike. Reported: wall seconds of each and the speed-up
+// jobs1/jobs2. Meaningful only on an otherwise idle machine.
+//
+//	go test ./dwlib/experiment -run '^$' -bench SweepJobs -benchtime 2x -count 3
+func BenchmarkSweepJobs(b *testing.B) {
+	jobs := Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full", "dw"}, Seeds: []uint64{0, 1}}.Jobs()
+	cache := b.TempDir()
+	sweep := func(n int) time.Duration {
+		opt := Options{RunsDir: b.TempDir(), DataCache: cache, Jobs: n}
+		start := time.Now()
+		outs, err := sweepEpochs(jobs, opt, 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Results(outs); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	sweep(2) // compile caches, data cache
+	var one, two time.Duration
+	b.ResetTimer()
+	for range b.N {
+		one += sweep(1)
+		two += sweep(2)
+	}
+	n := float64(b.N)
+	b.ReportMetric(one.Seconds()/n, "jobs1-s")
+	b.ReportMetric(two.Seconds()/n, "jobs2-s")
+	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+}
+
+// sweepEpochs runs jobs in the standard profile cut to the given number of epochs.
+func sweepEpochs(jobs []Job, opt Options, epochs int) ([]Outcome, error) {
+	cfgs, err := ResolveJobs(Standard, jobs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range cfgs {
+		cfgs[i].Fit.Epochs = epochs
+	}
+	return sweepConfigs(Standard, jobs, cfgs, opt)
+}

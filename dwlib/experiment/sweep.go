@@ -152,6 +152,12 @@ func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sweepConfigs(profile, jobs, cfgs, opt)
+}
+
+// sweepConfigs is Sweep over resolved configurations (cfgs[i] is jobs[i]'s).
+func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]Outcome, error) {
+	var err error
 	if opt.Backend == nil {
 		// Create the shared backend once, before the workers race for it.
 		if opt.Backend, err = opt.backend(); err != nil {
