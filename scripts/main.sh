@@ -2,9 +2,16 @@
 # main.sh: the project's main job on a fresh Debian machine.
 #
 # Sets up Jupyter, GoNB and the project kernel (scripts/setup.sh, idempotent), then executes every
-# notebook headless in place (profile from $DW_PROFILE, default quick), writing the executed
-# notebooks with their outputs, an HTML export of each under notebooks/html/, and the figures under
-# figures/ (SVG and PNG). Finally checks the HTML exports in headless Chromium.
+# notebook headless (profile from $DW_PROFILE, default quick) and checks the HTML exports in
+# headless Chromium.
+#
+# Where the outputs go:
+#   default          out/<profile>/: the executed notebooks, their HTML, figures/ and logs/;
+#                    the committed notebooks/ and figures/ are never touched.
+#   DW_IN_PLACE=1    regenerate the committed notebooks and figures in place (what a maintainer
+#                    does after a standard-profile run: DW_PROFILE=standard DW_IN_PLACE=1 ...).
+#   DW_MAIN_OUT=DIR  another output folder.
+#   DW_SKIP_HTML_CHECK=1 skips the Chromium check (the test command uses it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -16,6 +23,17 @@ if [[ "$(go env GOARCH)" == amd64 ]]; then export GOEXPERIMENT="${GOEXPERIMENT-s
 profile="${DW_PROFILE:-quick}"
 go mod download
 bash scripts/setup.sh
-bash scripts/run-notebooks.sh --profile "$profile"
-bash scripts/check-html.sh
-echo "main: notebooks executed ($profile profile); HTML in notebooks/html/, figures in figures/"
+if [[ "${DW_IN_PLACE:-0}" == 1 ]]; then
+  bash scripts/run-notebooks.sh --profile "$profile"
+  where="notebooks/ and figures/ (in place); HTML in notebooks/html/"
+  pages=()
+else
+  out="${DW_MAIN_OUT:-$ROOT/out/$profile}"
+  bash scripts/run-notebooks.sh --profile "$profile" --out "$out"
+  where="$out (notebooks, HTML, figures/); the committed notebooks are untouched"
+  pages=("$out"/*.html)
+fi
+if [[ "${DW_SKIP_HTML_CHECK:-0}" != 1 ]]; then
+  bash scripts/check-html.sh "${pages[@]}"
+fi
+echo "main: notebooks executed ($profile profile) -> $where"

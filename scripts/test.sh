@@ -26,9 +26,13 @@ echo "== go test ./..."
 go test -count=1 -timeout 20m ./...
 
 if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]] && ls notebooks/*.ipynb >/dev/null 2>&1; then
-  echo "== notebooks (quick profile)"
-  bash scripts/setup.sh
+  echo "== notebooks (quick profile, through the main job)"
   out=$(mktemp -d)
-  bash scripts/run-notebooks.sh --profile quick --out "$out"
+  before=$(git status --porcelain -- notebooks figures 2>/dev/null || true)
+  DW_PROFILE=quick DW_MAIN_OUT="$out" DW_SKIP_HTML_CHECK=1 bash scripts/main.sh
+  after=$(git status --porcelain -- notebooks figures 2>/dev/null || true)
+  if [[ "$before" != "$after" ]]; then
+    echo "the main job changed committed notebooks or figures:"; echo "$after"; exit 1
+  fi
 fi
 echo "== all tests passed in $(( $(date +%s) - start )) s"
