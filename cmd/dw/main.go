@@ -12,6 +12,8 @@
 //	                                              print the table of finished runs
 //	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)
 //	                                              print the zero, damped-persistence and ridge-AR baselines
+//	dw regime -profiles p1,p2 [-testbed T]        the regime map: DW − Full per training budget
+//	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
 //
 // sweep and table show the baselines beside the trained models: scored by the same eq. (8)
 // evaluator on the same test units, seeds and protocol, and cached in
@@ -67,6 +69,7 @@ var commands = []struct {
 	{"table", "print the table of finished runs", cmdTable},
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
+	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 }
 
 func run(args []string) error {

@@ -278,3 +278,19 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeCommand times quick runs with a one-repeat protocol and prints the table.
+func TestRuntimeCommand(t *testing.T) {
+	out, err := dw(t, "runtime", "-profile", "quick", "-testbeds", "narma5", "-repeats", "2", "-warmup", "1", "-timed", "1", "-cache", t.TempDir())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, w := range []string{"| narma5 | quick |", "22.26 ± 0.13, 28.31 ± 0.15, 27.2 ± 0.2", "2 paired repeats (order alternating), 1 warm-up epoch(s) discarded, median of the next 1"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if _, err := dw(t, "runtime", "-profile", "quick", "-timed", "0"); err == nil || exitCode(err) != 2 {
+		t.Errorf("-timed 0: %v (exit %d), want a usage error", err, exitCode(err))
+	}
+}
