@@ -121,7 +121,7 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 			row.Mean, row.SD = eval.MeanSD(row.Values)
 			slices.Sort(secs)
 			row.SecondsPerEpoch = secs[len(secs)/2]
-			if p, ok := PaperRelL2[tb][m]; ok {
+			if p, ok := PaperRelL2[tb][m]; ok && comparableToPaper(rs) {
 				row.Paper = &p
 			}
 			row.BestBaseline, row.BaselineMean = bestBaseline(rs, baselines)
@@ -143,12 +143,12 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 			mA, _ := eval.MeanSD(a)
 			mB, _ := eval.MeanSD(b)
 			pr := PairedRow{Testbed: tb, Diff: pd, Percent: eval.PercentChange(mA, mB)}
-			if p, ok := PaperPaired[tb]; ok {
+			if p, ok := PaperPaired[tb]; ok && comparableToPaper(dw) {
 				pr.Paper = &p
 			}
 			f, okF := PaperRelL2[tb]["full"]
 			d, okD := PaperRelL2[tb]["dw"]
-			if okF && okD {
+			if okF && okD && comparableToPaper(dw) {
 				pct := eval.PercentChange(d.Mean, f.Mean)
 				pr.PaperPercent = &pct
 			}
@@ -280,6 +280,12 @@ func ResultBaselines(results []*Result, opt Options) ([]*BaselineSet, error) {
 func SummarizeWithBaselines(results []*Result, opt Options) (Summary, error) {
 	sets, err := ResultBaselines(results, opt)
 	return Summarize(results, sets...), err
+}
+
+// comparableToPaper is false for quick-profile runs: smoke tests of a few seconds at a shortened
+// horizon, whose numbers printed beside the paper's would invite a comparison they cannot bear.
+func comparableToPaper(rs []*Result) bool {
+	return !slices.ContainsFunc(rs, func(r *Result) bool { return r.Config.Profile == Quick })
 }
 
 // Markdown renders the summary as Markdown: the method table, the paired DW − Full table, and
