@@ -2,7 +2,10 @@
 # test.sh: the project's whole test suite, as CI runs it (.ci/run calls this script).
 #
 #   1. gofmt and go vet over every package;
-#   2. go test ./... (unit tests, float64 gradient checks, examples) on the pure-Go backend;
+#   2. go test ./... (unit tests, float64 gradient checks, examples) on the pure-Go backend, after
+#      scripts/slurm-setup.sh has installed and started a single-node Slurm for the dw sweep -slurm
+#      end-to-end test (DW_SLURM=1; DW_SKIP_SLURM=1 skips both on machines without apt or root,
+#      or with a Slurm of their own);
 #   3. the notebooks executed headless in the quick profile (set-up installs Jupyter and GoNB
 #      first if needed; DW_SKIP_NOTEBOOKS=1 skips this step on machines without apt).
 set -euo pipefail
@@ -22,6 +25,17 @@ if [[ -n "$unformatted" ]]; then
 fi
 echo "== go vet ./..."
 go vet ./...
+if [[ "${DW_SKIP_SLURM:-0}" != 1 ]]; then
+  echo "== Slurm (single node, for TestSlurmSweepEndToEnd)"
+  if ! bash scripts/slurm-setup.sh; then
+    echo "!! scripts/slurm-setup.sh FAILED: Slurm could not be installed or started, so the test of" >&2
+    echo "!! dw sweep -slurm cannot run (see above). Fix it, or set DW_SKIP_SLURM=1 to skip that test." >&2
+    exit 1
+  fi
+  export DW_SLURM=1
+else
+  echo "== Slurm skipped (DW_SKIP_SLURM=1): TestSlurmSweepEndToEnd will skip"
+fi
 echo "== go test ./..."
 go test -count=1 -timeout 20m ./...
 

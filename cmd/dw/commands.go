@@ -269,7 +269,7 @@ func (g *gridFlags) label() string {
 }
 
 func cmdSweep(args []string) error {
-	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [-jobs N] [flags]")
+	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [-jobs N | -slurm DIR [-slurm-* flags]] [flags]")
 	var rf runFlags
 	var gf gridFlags
 	rf.register(fs)
@@ -280,11 +280,19 @@ func cmdSweep(args []string) error {
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	withBaselines := registerBaselines(fs)
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1)")
+	var sf slurmFlags
+	sf.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *parallel < 1 {
 		return usageError{fmt.Errorf("-jobs %d: need at least 1", *parallel)}
+	}
+	if err := sf.needsDir(fs); err != nil {
+		return err
+	}
+	if sf.dir != "" {
+		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
 	}
 	jobs, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {

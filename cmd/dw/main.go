@@ -8,6 +8,8 @@
 //	dw eval   -run DIR [-H H] [-origins N]        evaluate a run's best checkpoint on its test split
 //	dw sweep  -profile P (-preset NAME | -testbeds a,b -methods x,y -seeds 0,1,2 [-K 32,64])
 //	          [-resume] [-plan] [-save]           run a grid and print its table
+//	dw sweep  -slurm DIR [-slurm-time T -slurm-cpus N -slurm-mem M -slurm-stop-after E ...] (grid flags)
+//	                                              write a Slurm job array of the grid (one task per run)
 //	dw table  -profile P (-preset NAME | grid flags)
 //	                                              print the table of finished runs
 //	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)
@@ -20,6 +22,9 @@
 // <runs>/<profile>/<testbed>/baselines-K<K>-s<seed>.json (rescored when the protocol, the data
 // options or the data change; -baselines=false leaves them out).
 //
+// dw train exits with status 75 (EX_TEMPFAIL) when -stop-after ended a run before its last epoch,
+// 2 for an error in the command line and 1 for any other failure.
+//
 // Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (result.json, last.ckpt,
 // best.ckpt); -runs changes the root. The backend is pure Go unless $GOMLX_BACKEND says otherwise
 // (see environment.md). Long work shows a progress bar with ETA on the terminal (log lines when
@@ -31,6 +36,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
 // usageError marks errors in the command line (exit status 2).
@@ -45,7 +52,7 @@ func main() {
 }
 
 // exitCode is 0 for success and for "dw CMD -h" (the usage was printed, as asked), 2 for an error
-// in the command line, 1 for any other failure.
+// in the command line, exitStopped for a run that -stop-after ended early, 1 for any other failure.
 func exitCode(err error) int {
 	var ue usageError
 	switch {
@@ -53,6 +60,8 @@ func exitCode(err error) int {
 		return 0
 	case errors.As(err, &ue):
 		return 2
+	case errors.Is(err, experiment.ErrStopped):
+		return exitStopped
 	}
 	return 1
 }
