@@ -16,6 +16,8 @@
 //	                                              print the zero, damped-persistence and ridge-AR baselines
 //	dw regime -profiles p1,p2 [-testbed T]        the regime map: DW − Full per training budget
 //	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
+//	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
+//	                                              training-horizon sweep and fitted K* (Figure 7)
 //
 // sweep and table show the baselines beside the trained models: scored by the same eq. (8)
 // evaluator on the same test units, seeds and protocol, and cached in
@@ -79,6 +81,7 @@ var commands = []struct {
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
+	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
 }
 
 func run(args []string) error {

@@ -294,3 +294,26 @@ func TestRuntimeCommand(t *testing.T) {
 		t.Errorf("-timed 0: %v (exit %d), want a usage error", err, exitCode(err))
 	}
 }
+
+// TestKSweepCommand trains a quick K grid with -train and prints the K* table; a second call
+// without -train reads everything back.
+func TestKSweepCommand(t *testing.T) {
+	runs, cache := t.TempDir(), t.TempDir()
+	args := []string{"ksweep", "-profile", "quick", "-testbed", "narma5", "-K", "4,6,8", "-H", "12", "-seeds", "0,1", "-runs", runs, "-cache", cache}
+	out, err := dw(t, append(args, "-train", "-jobs", "2")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, w := range []string{"scored at H = 12", "| seed 0 | ", "| seed 1 | ", "| pooled | "} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	again, err := dw(t, args...)
+	if err != nil || again != out {
+		t.Errorf("second call: %v\n%s\nvs\n%s", err, again, out)
+	}
+	if _, err := dw(t, "ksweep", "-profile", "quick", "-K", "4,8", "-H", "12"); err == nil || !strings.Contains(err.Error(), "at least 3") {
+		t.Errorf("two K: %v", err)
+	}
+}

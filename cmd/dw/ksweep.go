@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/kernelext"
+)
+
+// cmdKSweep is the training-horizon experiment: runs at several K (trained first with -train),
+// each best checkpoint scored at one fixed horizon H, quadratic fits per seed and pooled, K*.
+func cmdKSweep(args []string) error {
+	fs := newFlags("ksweep", "-profile P -testbed T -K k1,k2,k3,... -H H [-seeds 0,1,2] [-methods full,dw] [-train [-jobs N]] [-save]")
+	var rf runFlags
+	rf.register(fs)
+	rf.registerResume(fs)
+	testbed := fs.String("testbed", "mackey-glass", "testbed")
+	ks := fs.String("K", "", "comma-separated training horizons, at least 3 (each at most H)")
+	H := fs.Int("H", 0, "the fixed evaluation horizon every checkpoint is scored at")
+	origins := fs.Int("origins", 0, "test origins per unit (0: each run's own)")
+	seedList := fs.String("seeds", "0,1,2", "comma-separated seeds")
+	methods := fs.String("methods", "full,dw", "comma-separated methods")
+	trainFirst := fs.Bool("train", false, "train (or resume) the grid's runs first; without it only finished runs are scored")
+	parallel := fs.Int("jobs", 1, "with -train: runs trained at once")
+	save := fs.Bool("save", false, "also write the table to <repo>/data/results/ksweep-<profile>-<testbed>.md")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	Ks, err := parseKs(*ks)
+	if err != nil {
+		return err
+	}
+	if len(Ks) < 3 {
+		return usageError{fmt.Errorf("-K %q: need at least 3 horizons for a quadratic fit", *ks)}
+	}
+	if *H < 1 {
+		return usageError{fmt.Errorf("-H %d: give the fixed evaluation horizon (at least the largest K)", *H)}
+	}
+	seeds, err := parseSeeds(*seedList)
+	if err != nil {
+		return err
+	}
+	ms := splitList(*methods)
+	if !slices.Contains(experiment.Testbeds(), *testbed) {
+		return usageError{fmt.Errorf("-testbed: unknown testbed %q; valid testbeds: %s", *testbed, strings.Join(experiment.Testbeds(), ", "))}
+	}
+	opt := rf.options()
+	if *trainFirst {
+		jobs := experiment.Grid{Testbeds: []string{*testbed}, Methods: ms, Seeds: seeds, Ks: Ks}.Jobs()
+		opt.Reporter, opt.Jobs = kernelext.NewReporter(), *parallel
+		outs, err := experiment.Sweep(rf.profile, jobs, opt)
+		if err != nil {
+			return err
+		}
+		if _, err := experiment.Results(outs); err != nil {
+			fmt.Fprintln(stderr, "dw:", err)
+		}
+		opt.Reporter = nil
+	}
+	s, err := experiment.RunHorizonSweep(opt, rf.profile, *testbed, ms, Ks, seeds, *H, *origins)
+	if err != nil {
+		return err
+	}
+	table := s.Markdown()
+	fmt.Fprint(stdout, table)
+	if *save {
+		root, err := data.FindRepoRoot("")
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(root, "data", "results", fmt.Sprintf("ksweep-%s-%s.md", rf.profile, *testbed))
+		header := fmt.Sprintf("# Training-horizon sweep: %s\n\nWritten by `%s`. Each checkpoint (minimum validation) is scored by eq. (8) at h = 1..H on the test split; curves are least-squares quadratics with non-negative curvature (eval.FitHorizonCurve).\n\n", *testbed, commandLine())
+		if err := os.WriteFile(path, []byte(header+table), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "dw: wrote %s\n", path)
+	}
+	if len(s.Missing) > 0 {
+		return errors.New("some runs have not finished (listed under the table; -train trains them)")
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package experiment
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/eval"
+)
+
+// HorizonSweep is the paper's training-horizon experiment ("Fitted optimal training-horizon
+// range", Figure 7 and the per-seed fitted curves): checkpoints trained at several K, every one
+// evaluated at one fixed forecast horizon H, and least-squares quadratics with non-negative
+// curvature fitted per seed and pooled over the matched seeds, per method. K* is the fitted
+// optimum on the evaluated range (eval.FitHorizonCurve).
+type HorizonSweep struct {
+	Profile, Testbed string
+	H, Origins       int
+	Points           []HorizonPoint
+	// Fits[method] holds the per-seed fits (in Seeds order) and Pooled[method] the fit to every
+	// point of the method; a fit that could not be made (fewer than 3 distinct K) is absent.
+	Seeds  []uint64
+	Fits   map[string]map[uint64]eval.Fit
+	Pooled map[string]eval.Fit
+	// Missing lists the runs of the grid that have not finished.
+	Missing []string
+}
+
+// HorizonPoint is one checkpoint's test rel-L2 over h = 1..H.
+type HorizonPoint struct {
+	Method string  `json:"method"`
+	K      int     `json:"K"`
+	Seed   uint64  `json:"seed"`
+	RelL2  float64 `json:"rel_l2"`
+}
+
+// fixedHorizonScore is what a run directory caches of an evaluation at a fixed horizon.
+type fixedHorizonScore struct {
+	H, Origins int
+	Config     RunConfig
+	Test       TestScore
+}
+
+// FixedHorizonFile names the cache of a run's evaluation at horizon H over origins origins.
+func FixedHorizonFile(H, origins int) string { return fmt.Sprintf("fixedH%d-o%d.json", H, origins) }
+
+// EvaluateFixedHorizon scores the best checkpoint of the finished run cfg at horizon H (origins
+// per unit; 0: the run's EvalOrigins), caching the score in the run directory so a sweep can be
+// re-read without re-evaluating. It returns (nil, nil) when the run has not finished.
+func EvaluateFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScore, error) {
+	if origins == 0 {
+		origins = cfg.EvalOrigins
+	}
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ReadResult(filepath.Join(dir, ResultFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if string(mustCanonical(r.Config)) != string(mustCanonical(cfg)) {
+		return nil, fmt.Errorf("experiment: %s holds a result for another configuration", dir)
+	}
+	cache := filepath.Join(dir, FixedHorizonFile(H, origins))
+	if b, err := os.ReadFile(cache); err == nil {
+		var s fixedHorizonScore
+		if json.Unmarshal(b, &s) == nil && s.H == H && s.Origins == origins && string(mustCanonical(s.Config)) == string(mustCanonical(cfg)) {
+			return &s.Test, nil
+		}
+	}
+	_, score, err := EvaluateRun(dir, H, origins, opt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(fixedHorizonScore{H: H, Origins: origins, Config: cfg, Test: score}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(cache, append(b, '\n')); err != nil {
+		return nil, err
+	}
+	return &score, nil
+}
+
+// RunHorizonSweep evaluates the finished runs of profile × testbed × methods × Ks × seeds at the
+// fixed horizon H (origins per unit, 0: each run's EvalOrigins) and fits the curves. It trains
+// nothing: unfinished runs are listed in Missing. Every K must be at most H.
+func RunHorizonSweep(opt Options, profile, testbed string, methods []string, Ks []int, seeds []uint64, H, origins int) (*HorizonSweep, error) {
+	if H < 1 {
+		return nil, fmt.Errorf("experiment: horizon sweep: H = %d, must be >= 1", H)
+	}
+	for _, k := range Ks {
+		if k < 1 || k > H {
+			return nil, fmt.Errorf("experiment: horizon sweep: K = %d outside 1..H = %d (every checkpoint is scored at H)", k, H)
+		}
+	}
+	s := &HorizonSweep{Profile: profile, Testbed: testbed, H: H, Origins: origins, Seeds: slices.Clone(seeds),
+		Fits: map[string]map[uint64]eval.Fit{}, Pooled: map[string]eval.Fit{}}
+	for _, m := range methods {
+		for _, seed := range seeds {
+			for _, k := range Ks {
+				cfg, err := Resolve(profile, testbed, m, seed, k)
+				if err != nil {
+					return nil, err
+				}
+				score, err := EvaluateFixedHorizon(cfg, H, origins, opt)
+				if err != nil {
+					return nil, fmt.Errorf("experiment: horizon sweep: %s: %w", cfg.Name(), err)
+				}
+				if score == nil {
+					s.Missing = append(s.Missing, cfg.Name())
+					continue
+				}
+				s.Points = append(s.Points, HorizonPoint{Method: m, K: k, Seed: seed, RelL2: score.RelL2})
+			}
+		}
+	}
+	s.fit(methods)
+	return s, nil
+}
+
+// fit fills Fits and Pooled from Points.
+func (s *HorizonSweep) fit(methods []string) {
+	for _, m := range methods {
+		var allK, allY []float64
+		for _, seed := range s.Seeds {
+			var ks, ys []float64
+			for _, p := range s.Points {
+				if p.Method == m && p.Seed == seed {
+					ks, ys = append(ks, float64(p.K)), append(ys, p.RelL2)
+				}
+			}
+			allK, allY = append(allK, ks...), append(allY, ys...)
+			if f, err := eval.FitHorizonCurve(ks, ys); err == nil {
+				if s.Fits[m] == nil {
+					s.Fits[m] = map[uint64]eval.Fit{}
+				}
+				s.Fits[m][seed] = f
+			}
+		}
+		if f, err := eval.FitHorizonCurve(allK, allY); err == nil {
+			s.Pooled[m] = f
+		}
+	}
+}
+
+// Markdown is the K* table: per seed and pooled, each method's fitted optimum K* and fitted
+// minimum, and whether K*_DW >= K*_Full (the paper's claim, for every matched seed and pooled).
+func (s *HorizonSweep) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, profile %s: checkpoints trained at each K, scored at H = %d (test rel-L2, h = 1..H)\n\n", s.Testbed, s.Profile, s.H)
+	b.WriteString("| fit | K*_Full | fitted min Full | K*_DW | fitted min DW | K*_DW ≥ K*_Full | lower min for DW |\n|---|---|---|---|---|---|---|\n")
+	row := func(name string, full, dw eval.Fit, okF, okD bool) {
+		if !okF || !okD {
+			fmt.Fprintf(&b, "| %s | – | – | – | – | – | – |\n", name)
+			return
+		}
+		fmt.Fprintf(&b, "| %s | %.1f%s | %.4f | %.1f%s | %.4f | %v | %v |\n", name, full.KStar, vertexMark(full), full.YStar,
+			dw.KStar, vertexMark(dw), dw.YStar, dw.KStar >= full.KStar, dw.YStar < full.YStar)
+	}
+	for _, seed := range s.Seeds {
+		f, okF := s.Fits["full"][seed]
+		d, okD := s.Fits["dw"][seed]
+		row(fmt.Sprintf("seed %d", seed), f, d, okF, okD)
+	}
+	f, okF := s.Pooled["full"]
+	d, okD := s.Pooled["dw"]
+	row("pooled", f, d, okF, okD)
+	b.WriteString("\n(e): K* at an end of the evaluated range (the fit is monotone there); otherwise the parabola's vertex.\n")
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(&b, "\nNot finished (left out): %s\n", strings.Join(s.Missing, ", "))
+	}
+	return b.String()
+}
+
+func vertexMark(f eval.Fit) string {
+	if f.Vertex {
+		return ""
+	}
+	return " (e)"
+}

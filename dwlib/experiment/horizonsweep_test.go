@@ -1,0 +1,105 @@
+package experiment
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/eval"
+)
+
+// TestHorizonSweep trains quick runs at three K, scores them at one H, and checks the per-seed
+// and pooled fits against eval.FitHorizonCurve on the same points, the cache, and the refusals.
+func TestHorizonSweep(t *testing.T) {
+	opt := quickOptions(t)
+	Ks, seeds, H := []int{4, 6, 8}, []uint64{0, 1}, 12
+	var jobs []Job
+	for _, k := range Ks {
+		jobs = append(jobs, Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full", "dw"}, Seeds: seeds, Ks: []int{k}}.Jobs()...)
+	}
+	jobs = jobs[:len(jobs)-1] // leave dw K=8 seed 1 unfinished
+	opt.Jobs = 2
+	if _, err := Sweep(Quick, jobs, opt); err != nil {
+		t.Fatal(err)
+	}
+	s, err := RunHorizonSweep(opt, Quick, "mackey-glass", []string{"full", "dw"}, Ks, seeds, H, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Points) != 11 || len(s.Missing) != 1 || s.Missing[0] != "quick/mackey-glass/dw-K8-s1" {
+		t.Fatalf("%d points, missing %v; want 11 and dw-K8-s1", len(s.Points), s.Missing)
+	}
+	// Each point is EvaluateRun at H; the fits are FitHorizonCurve of the points.
+	var poolK, poolY []float64
+	for _, seed := range seeds {
+		var ks, ys []float64
+		for _, p := range s.Points {
+			if p.Method == "full" && p.Seed == seed {
+				cfg, _ := Resolve(Quick, "mackey-glass", "full", seed, p.K)
+				dir, _ := opt.Dir(cfg)
+				_, score, err := EvaluateRun(dir, H, 0, opt)
+				if err != nil || score.RelL2 != p.RelL2 {
+					t.Errorf("full K=%d s%d: point %v, EvaluateRun %v (%v)", p.K, seed, p.RelL2, score.RelL2, err)
+				}
+				ks, ys = append(ks, float64(p.K)), append(ys, p.RelL2)
+			}
+		}
+		poolK, poolY = append(poolK, ks...), append(poolY, ys...)
+		want, err := eval.FitHorizonCurve(ks, ys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Fits["full"][seed]; math.Abs(got.KStar-want.KStar) > 1e-12 || math.Abs(got.YStar-want.YStar) > 1e-12 {
+			t.Errorf("seed %d fit K* %v, want %v", seed, got.KStar, want.KStar)
+		}
+	}
+	want, _ := eval.FitHorizonCurve(poolK, poolY)
+	if got := s.Pooled["full"]; got.KStar != want.KStar {
+		t.Errorf("pooled K* %v, want %v", got.KStar, want.KStar)
+	}
+	if _, ok := s.Fits["dw"][1]; ok {
+		t.Error("dw seed 1 has two K only but was fitted")
+	}
+	md := s.Markdown()
+	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "Not finished (left out): quick/mackey-glass/dw-K8-s1"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("table lacks %q:\n%s", w, md)
+		}
+	}
+	// The scores are cached in the run directories: a second sweep reads them back.
+	cfg, _ := Resolve(Quick, "mackey-glass", "full", 0, 4)
+	dir, _ := opt.Dir(cfg)
+	cache := filepath.Join(dir, FixedHorizonFile(H, cfg.EvalOrigins))
+	if _, err := os.Stat(cache); err != nil {
+		t.Fatalf("no cache: %v", err)
+	}
+	if err := os.WriteFile(cache, []byte(strings.Replace(mustRead(t, cache), `"rel_l2": `, `"rel_l2": 7`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := RunHorizonSweep(opt, Quick, "mackey-glass", []string{"full"}, Ks, []uint64{0}, H, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Points[0].RelL2 < 7 {
+		t.Errorf("the cached score was not read back: %v", again.Points[0].RelL2)
+	}
+	for _, bad := range []struct {
+		Ks []int
+		H  int
+	}{{[]int{4, 16}, 12}, {[]int{0, 4}, 12}, {[]int{4}, 0}} {
+		if _, err := RunHorizonSweep(opt, Quick, "mackey-glass", []string{"full"}, bad.Ks, seeds, bad.H, 0); err == nil {
+			t.Errorf("Ks %v, H %d accepted", bad.Ks, bad.H)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
