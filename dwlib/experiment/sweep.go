@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -128,14 +129,28 @@ func PlannedOptimizerSteps(cfg RunConfig) int {
 	return cfg.Fit.Epochs * ((perEpoch + cfg.Fit.Accumulate - 1) / cfg.Fit.Accumulate)
 }
 
+// ErrNoJobs is returned when a sweep or table has no run: an empty grid is a mistake, not a
+// success.
+var ErrNoJobs = errors.New("experiment: no runs: the job list is empty")
+
 // ResolveJobs resolves every job of a sweep first, so a bad name or K fails before any run starts.
+// An empty job list is refused, and so are two jobs that are the same run (the same directory:
+// e.g. seeds 0,0, or K 0 and the profile's K given explicitly), which would count one run twice.
 func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
+	if len(jobs) == 0 {
+		return nil, ErrNoJobs
+	}
 	cfgs := make([]RunConfig, len(jobs))
+	first := map[string]int{}
 	for i, j := range jobs {
 		c, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
 		if err != nil {
 			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)
 		}
+		if k, dup := first[c.Name()]; dup {
+			return nil, fmt.Errorf("experiment: jobs %d (%s) and %d (%s) are the same run %s", k+1, jobs[k], i+1, j, c.Name())
+		}
+		first[c.Name()] = i
 		cfgs[i] = c
 	}
 	return cfgs, nil
@@ -143,10 +158,15 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 
 // Sweep runs the jobs one after another (finished runs are read back, interrupted ones resumed
 // when opt.Resume is set). A failing run does not stop the sweep: its Outcome holds the error.
-// opt.Reporter gets one bar over the planned minibatches of all runs.
+// An interruption (opt.Context done) does: Sweep returns the outcomes so far, the interrupted
+// run's last, and its *InterruptedError. opt.Reporter gets one bar over the planned minibatches of
+// all runs.
 func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	cfgs, err := ResolveJobs(profile, jobs)
 	if err != nil {
+		return nil, err
+	}
+	if err := opt.validate(); err != nil {
 		return nil, err
 	}
 	rep := progress.OrNop(opt.Reporter)
@@ -156,13 +176,19 @@ func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	}
 	rep.Start(total, fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs)))
 	defer rep.Finish()
-	out := make([]Outcome, len(jobs))
+	out := make([]Outcome, 0, len(jobs))
 	for i, c := range cfgs {
+		if ctx := opt.context(); ctx.Err() != nil {
+			return out, &InterruptedError{Run: c.Name(), Epoch: -1}
+		}
 		inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i])}
 		ro := opt
 		ro.Reporter = inner
 		r, err := Run(c, ro)
-		out[i] = Outcome{Job: jobs[i], Config: c, Result: r, Err: err}
+		out = append(out, Outcome{Job: jobs[i], Config: c, Result: r, Err: err})
+		if errors.Is(err, ErrInterrupted) {
+			return out, err
+		}
 		if rest := PlannedBatches(c) - inner.steps; rest > 0 {
 			rep.Step(rest, inner.prefix+"done")
 		}
