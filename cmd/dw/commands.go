@@ -7,12 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/kernelext"
 )
 
@@ -59,6 +61,14 @@ func (r *runFlags) registerResume(fs *flag.FlagSet) {
 	fs.BoolVar(&r.force, "force", false, "discard existing results and checkpoints and start over")
 }
 
+// check refuses contradictory run flags.
+func (r *runFlags) check() error {
+	if r.resume && r.force {
+		return usageError{errors.New("-resume continues a run's checkpoint and -force discards it; give one or the other")}
+	}
+	return nil
+}
+
 func (r *runFlags) options() experiment.Options {
 	return experiment.Options{RunsDir: r.runs, Resume: r.resume, Force: r.force, DataCache: r.cache, ETTDir: r.ett}
 }
@@ -96,9 +106,22 @@ func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, 
 	if err := parse(fs, args); err != nil {
 		return experiment.RunConfig{}, rf, nil, err
 	}
+	if err := rf.check(); err != nil {
+		return experiment.RunConfig{}, rf, nil, err
+	}
+	if *stopAfter < 0 {
+		return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-stop-after %d: must be >= 1 (or 0: train to the end)", *stopAfter)}
+	}
 	if *cfgFile != "" {
-		if *testbed != "" || *method != "" {
-			return experiment.RunConfig{}, rf, nil, usageError{errors.New("-config replaces -testbed/-method/-seed/-K/-profile; give one or the other")}
+		// The file is the whole configuration: a flag it replaces would be silently ignored.
+		var given []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains([]string{"testbed", "method", "seed", "K", "profile"}, f.Name) {
+				given = append(given, "-"+f.Name)
+			}
+		})
+		if len(given) > 0 {
+			return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
 		}
 		c, err := experiment.ReadConfig(*cfgFile)
 		return c, rf, stopAfter, err
@@ -127,16 +150,24 @@ func cmdTrain(args []string) error {
 	opt := rf.options()
 	opt.StopAfter = *stopAfter
 	opt.Reporter = kernelext.NewReporter()
-	opt.Log = os.Stderr
+	opt.Log = stderr
+	ctx, stop := interruptible()
+	defer stop()
+	opt.Context = ctx
 	dir, err := opt.Dir(c)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
+	fmt.Fprintf(stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
 	r, err := experiment.Run(c, opt)
 	if err != nil {
-		if errors.Is(err, experiment.ErrExists) {
+		switch {
+		case errors.Is(err, experiment.ErrExists):
 			return fmt.Errorf("%w (pass -resume to continue it or -force to start over)", err)
+		case errors.Is(err, experiment.ErrInterrupted):
+			return interrupted(err)
+		case errors.Is(err, train.ErrDiverged):
+			return fmt.Errorf("%w\n(to train with another learning rate: dw config %s > run.json, lower \"lr\" in it, then dw train -config run.json -force)", err, selectFlags(c))
 		}
 		return err
 	}
@@ -208,10 +239,14 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if grid.Ks, err = parseKs(g.ks); err != nil {
 		return nil, err
 	}
+	if len(grid.Testbeds) == 0 || len(grid.Methods) == 0 {
+		return nil, usageError{fmt.Errorf("the grid is empty: -testbeds %q -methods %q name no run", g.testbeds, g.methods)}
+	}
 	return grid.Jobs(), nil
 }
 
-// parseSeeds parses the comma-separated -seeds list.
+// parseSeeds parses the comma-separated -seeds list: at least one seed, none twice (a seed given
+// twice would count one run twice in the table's mean and sd).
 func parseSeeds(list string) ([]uint64, error) {
 	var out []uint64
 	for _, s := range splitList(list) {
@@ -219,18 +254,27 @@ func parseSeeds(list string) ([]uint64, error) {
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-seeds: %q is not a seed", s)}
 		}
+		if slices.Contains(out, v) {
+			return nil, usageError{fmt.Errorf("-seeds: seed %d is given twice", v)}
+		}
 		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, usageError{errors.New("-seeds is empty: give at least one seed")}
 	}
 	return out, nil
 }
 
-// parseKs parses the comma-separated -K list (empty: the profile's K).
+// parseKs parses the comma-separated -K list (empty: the profile's K), no K twice.
 func parseKs(list string) ([]int, error) {
 	var out []int
 	for _, s := range splitList(list) {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 1 {
 			return nil, usageError{fmt.Errorf("-K: %q is not a horizon", s)}
+		}
+		if slices.Contains(out, v) {
+			return nil, usageError{fmt.Errorf("-K: %d is given twice", v)}
 		}
 		out = append(out, v)
 	}
@@ -288,6 +332,9 @@ func cmdSweep(args []string) error {
 	if *parallel < 1 {
 		return usageError{fmt.Errorf("-jobs %d: need at least 1", *parallel)}
 	}
+	if err := rf.check(); err != nil {
+		return err
+	}
 	if err := sf.needsDir(fs); err != nil {
 		return err
 	}
@@ -311,8 +358,14 @@ func cmdSweep(args []string) error {
 	opt := rf.options()
 	opt.Reporter = kernelext.NewReporter()
 	opt.Jobs = *parallel
+	ctx, stop := interruptible()
+	defer stop()
+	opt.Context = ctx
 	start := time.Now()
 	outs, err := experiment.Sweep(rf.profile, jobs, opt)
+	if errors.Is(err, experiment.ErrInterrupted) {
+		return interrupted(err)
+	}
 	if err != nil {
 		return err
 	}

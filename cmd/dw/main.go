@@ -3,8 +3,8 @@
 //	dw list                                       testbeds, methods, profiles and presets
 //	dw config -testbed T -method M [-seed S] [-K K] [-profile P]
 //	                                              print a run's full configuration (JSON)
-//	dw train  -testbed T -method M [-seed S] [-K K] [-profile P] [-config FILE]
-//	          [-resume] [-force] [-stop-after N]  train one run, evaluate it, write result.json
+//	dw train  -testbed T -method M [-seed S] [-K K] [-profile P] | -config FILE
+//	          [-resume | -force] [-stop-after N]  train one run, evaluate it, write result.json
 //	dw eval   -run DIR [-H H] [-origins N]        evaluate a run's best checkpoint on its test split
 //	dw sweep  -profile P (-preset NAME | -testbeds a,b -methods x,y -seeds 0,1,2 [-K 32,64])
 //	          [-resume] [-plan] [-save]           run a grid and print its table
@@ -24,11 +24,12 @@
 // <runs>/<profile>/<testbed>/baselines-K<K>-s<seed>.json (rescored when the protocol, the data
 // options or the data change; -baselines=false leaves them out).
 //
-// dw train exits with status 75 (EX_TEMPFAIL) when -stop-after ended a run before its last epoch,
-// 2 for an error in the command line and 1 for any other failure.
-//
-// Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (result.json, last.ckpt,
-// best.ckpt); -runs changes the root. The backend is pure Go unless $GOMLX_BACKEND says otherwise
+// Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (config.json, result.json,
+// last.ckpt, best.ckpt, and while a run works there its lock file); -runs changes the root. A
+// second dw on a directory in use is refused, naming the first. Exit codes: 0 success, 1 failure,
+// 2 a bad command line, 75 (EX_TEMPFAIL) -stop-after ended a run before its last epoch, 130
+// interrupted (SIGINT or SIGTERM stop a run between minibatches, keeping its last epoch's
+// checkpoint); after 75 and 130, -resume continues. The backend is pure Go unless $GOMLX_BACKEND says otherwise
 // (see environment.md). Long work shows a progress bar with ETA on the terminal (log lines when
 // stderr is not a terminal).
 package main
@@ -53,15 +54,22 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// exitCode is 0 for success and for "dw CMD -h" (the usage was printed, as asked), 2 for an error
-// in the command line, exitStopped for a run that -stop-after ended early, 1 for any other failure.
+// Exit codes besides 0 (success, and "dw CMD -h": the usage was printed, as asked) and 1 (any
+// other failure); exitStopped (75) is in slurm.go, whose job arrays rely on it.
+const (
+	exitUsage       = 2   // an error in the command line
+	exitInterrupted = 130 // SIGINT or SIGTERM (128 + SIGINT, the shell's convention); -resume continues
+)
+
 func exitCode(err error) int {
 	var ue usageError
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		return 2
+		return exitUsage
+	case errors.Is(err, experiment.ErrInterrupted):
+		return exitInterrupted
 	case errors.Is(err, experiment.ErrStopped):
 		return exitStopped
 	}

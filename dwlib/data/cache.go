@@ -11,6 +11,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"github.com/internal-dw/dwgo/dwlib/internal/atomicfile"
 )
 
 // Cache files hold the raw (unstandardised) trajectories of one generator
@@ -164,28 +166,9 @@ func decodeCache(raw []byte, key string) ([]Series, error) {
 	return out, nil
 }
 
-// writeCache writes atomically (temp file + rename), so a crash or a
-// concurrent reader never sees a half-written file under the final name.
+// writeCache writes atomically (see dwlib/internal/atomicfile: a temporary
+// file of its own, flushed and renamed), so a crash or a concurrent reader
+// never sees a half-written file under the final name.
 func writeCache(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o644)
 }

@@ -65,7 +65,7 @@ func TestCacheHitMissAndCorruption(t *testing.T) {
 	if cachePath(dir, "narma5", o.cacheKey()) == path {
 		t.Error("different generation seeds share a cache file")
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) != 0 {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 }

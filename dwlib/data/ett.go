@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,9 +37,10 @@ const (
 )
 
 // ETTTable is a parsed ETT CSV: Values[i] are the 7 state columns (HUFL ...
-// OT, file order) at Time[i].
+// OT, file order) at Time[i]. File is the name and SHA-256 of the bytes read.
 type ETTTable struct {
 	Path   string
+	File   FileDigest
 	Time   []time.Time
 	Values [][]float64
 }
@@ -45,25 +49,65 @@ type ETTTable struct {
 // bytes) or plain. It is strict: a wrong header, a row with the wrong
 // number of fields, an unparsable or non-finite number, an unparsable date,
 // or a gap in the 15-minute timeline yields an error naming the file, the
-// 1-based line and the field. The data are read in place and never copied
-// into the project (the ETT licence forbids shipping modified copies).
+// 1-based line and the field; a gzip stream that ends early or fails its
+// checksum is reported as a truncated or corrupt file (not as the short row
+// it cut). The data are read in place and never copied into the project
+// (the ETT licence forbids shipping modified copies). The SHA-256 of exactly
+// the bytes parsed is recorded, so a run can tell whether its data file has
+// changed.
 func ReadETT(path string) (*ETTTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("data: ETT: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
+	h := sha256.New()
+	br := bufio.NewReader(io.TeeReader(f, h))
+	var src io.Reader = br
+	var gz *gzip.Reader
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("data: ETT %s: %w", path, err)
+		if gz, err = gzip.NewReader(br); err != nil {
+			return nil, fmt.Errorf("data: ETT %s: %w", path, gzipFault(err))
 		}
 		defer gz.Close()
-		r = gz
+		src = gz
 	}
-	return parseETT(path, r)
+	rec := &recordErr{r: src}
+	tab, err := parseETT(path, rec)
+	if gz != nil && rec.err != nil {
+		// The decompressor failed first: whatever parseETT made of the cut-off text is a symptom.
+		return nil, fmt.Errorf("data: ETT %s: %w", path, gzipFault(rec.err))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(io.Discard, br); err != nil { // hash the whole file, trailing bytes too
+		return nil, fmt.Errorf("data: ETT %s: %w", path, err)
+	}
+	tab.File = FileDigest{Name: filepath.Base(path), SHA256: hex.EncodeToString(h.Sum(nil))}
+	return tab, nil
+}
+
+// gzipFault names a decompression error: a stream cut short is a truncated file.
+func gzipFault(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("truncated gzip file (the compressed stream ends early: %w); download it again", err)
+	}
+	return fmt.Errorf("corrupt gzip file (%w); download it again", err)
+}
+
+// recordErr passes reads through and remembers the first error other than io.EOF.
+type recordErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *recordErr) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func parseETT(path string, r io.Reader) (*ETTTable, error) {

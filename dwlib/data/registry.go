@@ -230,12 +230,9 @@ func loadETT(name string, opt Options) (*Dataset, error) {
 	if err := opt.sizes(new(int), &unitLen); err != nil {
 		return nil, err
 	}
-	dir := opt.ETTDir
-	if dir == "" {
-		var err error
-		if dir, err = DefaultETTDir(); err != nil {
-			return nil, err
-		}
+	dir, err := opt.ettDir()
+	if err != nil {
+		return nil, err
 	}
 	path, err := ettFile(dir, name)
 	if err != nil {
@@ -245,5 +242,18 @@ func loadETT(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ETTDataset(name, tab, unitLen)
+	d, err := ETTDataset(name, tab, unitLen)
+	if err != nil {
+		return nil, err
+	}
+	d.Files = []FileDigest{tab.File}
+	return d, nil
+}
+
+// ettDir is Options.ETTDir or the default.
+func (o Options) ettDir() (string, error) {
+	if o.ETTDir != "" {
+		return o.ETTDir, nil
+	}
+	return DefaultETTDir()
 }

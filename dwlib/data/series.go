@@ -66,6 +66,11 @@ type Dataset struct {
 	// chronological units (ETT, counted from the first row) ended up in each
 	// split, for provenance and for matching units across drive scales.
 	Split Split
+
+	// Files are the data files the dataset was read from, with their
+	// SHA-256 (ETT: the CSV); nil for the generated testbeds, which their
+	// options determine. A run's identity includes them.
+	Files []FileDigest
 }
 
 // NewDataset validates raw splits, fits the normaliser on train only and

@@ -107,6 +107,17 @@ func RelL2(pred, target [][][][]float64) (Result, error) {
 	return acc.result(), nil
 }
 
+// NonFinitePredictionError is returned (wrapped) when a forecast holds a NaN or an infinity: what
+// a diverged model produces, which a trainer reports as a divergence.
+type NonFinitePredictionError struct {
+	Value      float64
+	Coordinate int
+}
+
+func (e *NonFinitePredictionError) Error() string {
+	return fmt.Sprintf("non-finite prediction %v at coordinate %d", e.Value, e.Coordinate)
+}
+
 // stepRelErr is the summand of eq. (8) for one step:
 // ||pred-target||_2 / max(||target||_2, TargetNormFloor).
 func stepRelErr(pred, target []float64) (float64, error) {
@@ -119,7 +130,7 @@ func stepRelErr(pred, target []float64) (float64, error) {
 	var sd, st float64
 	for j, p := range pred {
 		if math.IsNaN(p) || math.IsInf(p, 0) {
-			return 0, fmt.Errorf("non-finite prediction %v at coordinate %d", p, j)
+			return 0, &NonFinitePredictionError{Value: p, Coordinate: j}
 		}
 		t := target[j]
 		if math.IsNaN(t) || math.IsInf(t, 0) {

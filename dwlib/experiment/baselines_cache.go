@@ -201,7 +201,7 @@ func RunBaselines(cfg RunConfig, opt Options) (*BaselineSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: encoding baselines: %w", err)
 	}
-	if err := writeFileAtomicUnique(path, append(b, '\n')); err != nil {
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
 	set.Path = path
@@ -272,38 +272,6 @@ func (s *BaselineSet) check() error {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 }
-
-// writeFileAtomicUnique writes b to path through a temporary file of its own in the same
-// directory, so concurrent writers of the same file never interleave.
-func writeFileAtomicUnique(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
 
 // datasetSHA256 fingerprints a dataset's dimensions and the values of its three splits.
 func datasetSHA256(ds *data.Dataset) string {

@@ -1,10 +1,8 @@
 package experiment
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -136,7 +134,7 @@ func (c RunConfig) unitLength() int {
 
 // Validate checks names and sizes before any work starts: an unknown testbed or method is refused
 // with the valid names, and a K (or evaluation horizon) too long for the units is refused with
-// the sizes involved.
+// the sizes involved, however large (no ceil(1.5 K) is computed before K is known to fit).
 func (c RunConfig) Validate() error {
 	if !slices.Contains(Testbeds(), c.Testbed) {
 		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s", c.Testbed, strings.Join(Testbeds(), ", "))
@@ -146,6 +144,19 @@ func (c RunConfig) Validate() error {
 	}
 	if !validName(c.Profile) {
 		return fmt.Errorf("experiment: profile name %q must be non-empty and use only a-z, 0-9, '-' and '_' (it names the run directory)", c.Profile)
+	}
+	// Sizes first, each against the unit length, so that no sum or ceil(1.5 K) below can overflow.
+	if c.Data.Length > maxUnitLength {
+		return fmt.Errorf("experiment: data length %d is too long (at most %d)", c.Data.Length, maxUnitLength)
+	}
+	n := c.unitLength()
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"K", c.Train.K}, {"model window", c.Model.Window}, {"model burn-in", c.Model.BurnIn}, {"EvalWindow", c.EvalWindow}, {"EvalBurnIn", c.EvalBurnIn}} {
+		if f.v > n {
+			return fmt.Errorf("experiment: %s = %d is too long for %s: units have %d steps", f.name, f.v, c.Testbed, n)
+		}
 	}
 	if err := c.Train.Defaults().Validate(); err != nil {
 		return err
@@ -169,7 +180,6 @@ func (c RunConfig) Validate() error {
 	if c.EvalWindow < 1 || c.EvalBurnIn < 0 {
 		return fmt.Errorf("experiment: EvalWindow = %d must be >= 1 and EvalBurnIn = %d >= 0", c.EvalWindow, c.EvalBurnIn)
 	}
-	n := c.unitLength()
 	need := c.EvalBurnIn + c.EvalWindow + c.HEval
 	if need > n {
 		return fmt.Errorf("experiment: K = %d is too long for %s: test burn-in %d + window %d + evaluation horizon ceil(1.5K) = %d needs %d steps, but units have %d",
@@ -182,6 +192,9 @@ func (c RunConfig) Validate() error {
 	return nil
 }
 
+// maxUnitLength bounds Data.Length, so that sums of sizes below it never overflow an int.
+const maxUnitLength = 1 << 30
+
 // validName reports whether s can name a directory level: [a-z0-9_-]+.
 func validName(s string) bool {
 	if s == "" {
@@ -193,31 +206,4 @@ func validName(s string) bool {
 		}
 	}
 	return true
-}
-
-// ReadConfig reads a RunConfig from JSON (as printed by "dw config"), refusing unknown fields,
-// and validates it. Its profile field may be any name: it only names the run directory.
-func ReadConfig(path string) (RunConfig, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return RunConfig{}, err
-	}
-	var c RunConfig
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return RunConfig{}, fmt.Errorf("experiment: %s: %w", path, err)
-	}
-	c.Train = c.Train.Defaults()
-	c.Fit = c.Fit.Defaults()
-	if c.HEval == 0 {
-		c.HEval = eval.HEval(c.Train.K)
-	}
-	if c.EvalWindow == 0 { // a configuration written before EvalWindow existed: test as trained
-		c.EvalWindow, c.EvalBurnIn = c.Model.Window, c.Model.BurnIn
-	}
-	if err := c.Validate(); err != nil {
-		return RunConfig{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
 }

@@ -6,6 +6,13 @@
 // epoch, resumable), evaluates the minimum-validation parameters on the test split with eq. (8),
 // and writes a Result as JSON under <runs>/<profile>/<testbed>/<method>-K<K>-s<seed>/.
 //
+// A run directory cannot be corrupted by the ways runs end or collide: it is locked while a Run
+// works there (lock.go), everything is checked before anything is written (Run), every file is
+// replaced atomically and flushed to disk (dwlib/internal/atomicfile), checkpoints carry the run's
+// whole identity including its data files' SHA-256 (identity.go), a -config file is read strictly
+// (configfile.go), and a divergence or an interruption ends a run with a message that names it and
+// the checkpoint it can be resumed from (stop.go, dwlib/train's DivergedError).
+//
 // Profiles (see profile.go for the numbers):
 //
 //   - quick: a smoke run of seconds per run on 2 CPU cores, used by the tests and CI.

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
@@ -29,6 +30,7 @@ type TestScore struct {
 type Result struct {
 	Version    int                 `json:"version"`
 	Config     RunConfig           `json:"config"`
+	DataFiles  []data.FileDigest   `json:"data_files,omitempty"` // the files the data were read from (ETT), with their SHA-256
 	Model      string              `json:"model"`
 	Parameters int                 `json:"parameters"`
 	Backend    string              `json:"backend"`

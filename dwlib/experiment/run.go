@@ -1,19 +1,20 @@
 package experiment
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/internal/atomicfile"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
@@ -33,7 +34,7 @@ type Options struct {
 	RunsDir string
 	// Resume continues from the run directory's checkpoint when there is one.
 	Resume bool
-	// Force discards an existing result and checkpoints and starts over.
+	// Force discards an existing result and checkpoints and starts over (not with Resume).
 	Force bool
 	// Reporter shows the training loop's progress (nil: none).
 	Reporter progress.Reporter
@@ -52,6 +53,28 @@ type Options struct {
 	// the backend; GoMLX's Go backend runs a graph's ops in parallel only while it executes alone,
 	// so concurrent runs fill the cores that one run's sequential stretches leave idle.
 	Jobs int
+	// Context, once done (e.g. on SIGINT), stops training between minibatches with an
+	// *InterruptedError; the checkpoint of the last finished epoch is where Resume continues.
+	// nil: never.
+	Context context.Context
+}
+
+// validate refuses contradictory options.
+func (opt Options) validate() error {
+	if opt.Resume && opt.Force {
+		return errors.New("experiment: Resume and Force contradict each other: Resume continues a run's checkpoint, Force discards it")
+	}
+	if opt.StopAfter < 0 {
+		return fmt.Errorf("experiment: StopAfter = %d, must be >= 0 (0: train to the end)", opt.StopAfter)
+	}
+	return nil
+}
+
+func (opt Options) context() context.Context {
+	if opt.Context == nil {
+		return context.Background()
+	}
+	return opt.Context
 }
 
 // DefaultRunsDir is <repo>/data/runs.
@@ -75,43 +98,68 @@ func (opt Options) Dir(cfg RunConfig) (string, error) {
 	return filepath.Join(root, filepath.FromSlash(cfg.Name())), nil
 }
 
-// ErrExists is returned (wrapped) when a run directory already holds a checkpoint and neither
-// Resume nor Force was given.
-var ErrExists = errors.New("run directory already has a checkpoint")
-
-// ErrStopped is returned (wrapped) when Options.StopAfter ended a run before it finished.
-var ErrStopped = errors.New("stopped before the end of training; resume to continue")
-
 // Run trains and evaluates one configuration (see the package doc). A finished run with the same
-// configuration is not repeated: its result is read back. With Resume, an interrupted run
-// continues from its last epoch checkpoint and ends with the same numbers as an uninterrupted run.
+// configuration (and data files) is not repeated: its result is read back. With Resume, an
+// interrupted run continues from its last epoch checkpoint and ends with the same numbers as an
+// uninterrupted run.
+//
+// Unless it reads a finished run back, Run takes the run directory's lock (see runLock): a second
+// Run on the same directory is refused at once, naming the first. Everything is checked before
+// anything is written: the configuration and options, the backend (before any data is loaded or any
+// directory is made), an existing result, the data, and on Resume the checkpoint (its whole
+// identity, data files included) and best.ckpt. A best.ckpt that is missing, unreadable, of another run or of another
+// epoch than the checkpoint's best is rewritten from the best parameters that last.ckpt holds (it
+// always holds them after the first epoch), and the rewrite is logged. Only then are config.json,
+// and with Force the removal of the old files, written.
 func Run(cfg RunConfig, opt Options) (*Result, error) {
 	start := time.Now()
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opt.validate(); err != nil {
 		return nil, err
 	}
 	dir, err := opt.Dir(cfg)
 	if err != nil {
 		return nil, err
 	}
-	resultPath, ckptPath, bestPath := filepath.Join(dir, ResultFile), filepath.Join(dir, CheckpointFile), filepath.Join(dir, BestFile)
-	if opt.Force {
-		for _, p := range []string{resultPath, ckptPath, bestPath} {
-			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, err
-			}
-		}
-	}
-	if r, err := ReadResult(resultPath); err == nil {
-		if bytes.Equal(mustCanonical(r.Config), mustCanonical(cfg)) {
+	// A finished run is read back without the lock (its files are only ever replaced atomically),
+	// so reading results never waits for, or is refused by, a run working in the same directory.
+	if !opt.Force {
+		if r, err := ReadResult(filepath.Join(dir, ResultFile)); err == nil && sameRun(r, cfg, opt, "") == nil {
 			return r, nil
 		}
-		return nil, fmt.Errorf("experiment: %s holds a result for another configuration; use Force to replace it", resultPath)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w (use Force to replace it)", err)
+	}
+	bk, err := opt.backend()
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %s: backend: %w", cfg.Name(), err)
+	}
+	lock, err := lockRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := runLocked(cfg, opt, bk, dir, start)
+	if uerr := lock.release(); uerr != nil && err == nil {
+		return nil, uerr
+	}
+	return r, err
+}
+
+// runLocked is Run holding the run directory's lock.
+func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start time.Time) (*Result, error) {
+	resultPath, ckptPath, bestPath := filepath.Join(dir, ResultFile), filepath.Join(dir, CheckpointFile), filepath.Join(dir, BestFile)
+	if !opt.Force {
+		if r, err := ReadResult(resultPath); err == nil {
+			if err := sameRun(r, cfg, opt, resultPath); err != nil {
+				return nil, err
+			}
+			return r, nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w (use Force to replace it)", err)
+		}
 	}
 	_, statErr := os.Stat(ckptPath)
-	hasCkpt := statErr == nil
+	hasCkpt := statErr == nil && !opt.Force
 	if hasCkpt && !opt.Resume {
 		return nil, fmt.Errorf("experiment: %s: %w; resume it or force a fresh start", ckptPath, ErrExists)
 	}
@@ -120,19 +168,41 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), append(cfg.JSON(), '\n')); err != nil {
-		return nil, err
-	}
-	bk, err := opt.backend()
-	if err != nil {
-		return nil, err
-	}
-	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, cfg)
+	id := identityOf(cfg, ds)
+	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, id)
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}
+	rewriteBest := false
 	if hasCkpt {
 		if err := s.Load(ckptPath); err != nil {
+			return nil, explainIdentity(err, cfg, id)
+		}
+		if s.Epoch() > 0 {
+			if err := s.CheckBest(bestPath); err != nil {
+				rewriteBest = true
+				if opt.Log != nil {
+					be, _ := s.Best()
+					fmt.Fprintf(opt.Log, "%s: %s is not this run's best checkpoint (%v); rewriting it from %s (best epoch %d)\n",
+						cfg.Name(), BestFile, err, CheckpointFile, be)
+				}
+			}
+		}
+	}
+
+	// Everything is checked: now write.
+	if opt.Force {
+		for _, p := range []string{resultPath, ckptPath, bestPath} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
+	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), append(cfg.JSON(), '\n')); err != nil {
+		return nil, err
+	}
+	if rewriteBest {
+		if err := s.SaveModel(bestPath); err != nil {
 			return nil, err
 		}
 	}
@@ -156,7 +226,11 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 		}
 		return nil
 	}
-	if err := s.Fit(opt.Reporter, onEpoch); err != nil {
+	ctx := opt.context()
+	if err := s.FitContext(ctx, opt.Reporter, onEpoch); err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Cause(ctx)) {
+			return nil, &InterruptedError{Run: cfg.Name(), Dir: dir, Epoch: s.Epoch()}
+		}
 		return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}
 	if err := s.RestoreBest(); err != nil {
@@ -168,7 +242,7 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	}
 	be, bv := s.Best()
 	r := &Result{
-		Version: resultVersion, Config: cfg, Model: f.String(), Parameters: f.NumParameters(),
+		Version: resultVersion, Config: cfg, DataFiles: ds.Files, Model: f.String(), Parameters: f.NumParameters(),
 		Backend: backend.Config(), Epochs: s.History(), BestEpoch: be, BestVal: bv, StopReason: s.StopReason(),
 		Test: score, SecondsPerEpoch: medianTrainSeconds(s.History()), WallSeconds: time.Since(start).Seconds(),
 		ResumedAt: resumedAt,
@@ -185,6 +259,28 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// sameRun checks that a finished run's result is the one cfg asks for: the same configuration, and
+// where the result records data files (ETT), the same files now.
+func sameRun(r *Result, cfg RunConfig, opt Options, path string) error {
+	if !sameConfig(r.Config, cfg) {
+		return fmt.Errorf("experiment: %s holds a result for another configuration; use Force to replace it", path)
+	}
+	if len(r.DataFiles) == 0 {
+		return nil // a generated testbed, or a result written before data files were recorded
+	}
+	do := cfg.dataOptions()
+	do.ETTDir = opt.ETTDir
+	now, err := data.SourceFiles(cfg.Testbed, do)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(now, r.DataFiles) {
+		return fmt.Errorf("experiment: %s was computed from %s, but the data file now is %s; put the original back, or use Force to re-run",
+			path, fileList(r.DataFiles), fileList(now))
+	}
+	return nil
 }
 
 // setup loads the data and builds the (untrained) forecaster of a run.
@@ -214,13 +310,17 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	return loadBestFrom(dir, cfg, opt)
 }
 
+// loadBestFrom loads best.ckpt of dir, which must be the best checkpoint of the run cfg describes
+// (its whole identity, data files included: the best parameters of another method, profile, seed
+// or data file are refused, naming both runs).
 func loadBestFrom(dir string, cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
 	ds, f, err := setup(cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := train.LoadModel(filepath.Join(dir, BestFile), f); err != nil {
-		return nil, nil, err
+	id := identityOf(cfg, ds)
+	if err := train.LoadModel(filepath.Join(dir, BestFile), f, id); err != nil {
+		return nil, nil, explainIdentity(err, cfg, id)
 	}
 	return ds, f, nil
 }
@@ -237,7 +337,7 @@ func (opt Options) backend() (compute.Backend, error) {
 // (0: the run's HEval) with at most origins origins per unit (0: the run's EvalOrigins). It is how
 // a checkpoint trained at one K is scored at another fixed horizon.
 func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore, error) {
-	cfg, err := ReadConfig(filepath.Join(dir, ConfigFile))
+	cfg, err := readRunConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		return RunConfig{}, TestScore{}, err
 	}
@@ -271,15 +371,12 @@ func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore,
 	return cfg, score, err
 }
 
+// writeFileAtomic replaces path with b (see dwlib/internal/atomicfile).
 func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
+		return fmt.Errorf("experiment: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // LoadData loads the run's testbed for its seed and keeps at most Data.MaxUnits units per split.
@@ -325,12 +422,4 @@ func evaluateTest(p *train.Predictor, test []data.Series, cfg RunConfig) (TestSc
 		n += o
 	}
 	return TestScore{RelL2: res.RelL2, PerHorizon: res.PerHorizon, PerUnit: res.PerUnit, Units: len(res.PerUnit), Origins: n}, nil
-}
-
-func mustCanonical(v any) []byte {
-	b, _ := json.Marshal(v)
-	var g any
-	_ = json.Unmarshal(b, &g)
-	b, _ = json.Marshal(g)
-	return b
 }

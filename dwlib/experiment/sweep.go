@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -129,14 +130,28 @@ func PlannedOptimizerSteps(cfg RunConfig) int {
 	return cfg.Fit.Epochs * ((perEpoch + cfg.Fit.Accumulate - 1) / cfg.Fit.Accumulate)
 }
 
+// ErrNoJobs is returned when a sweep or table has no run: an empty grid is a mistake, not a
+// success.
+var ErrNoJobs = errors.New("experiment: no runs: the job list is empty")
+
 // ResolveJobs resolves every job of a sweep first, so a bad name or K fails before any run starts.
+// An empty job list is refused, and so are two jobs that are the same run (the same directory:
+// e.g. seeds 0,0, or K 0 and the profile's K given explicitly), which would count one run twice.
 func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
+	if len(jobs) == 0 {
+		return nil, ErrNoJobs
+	}
 	cfgs := make([]RunConfig, len(jobs))
+	first := map[string]int{}
 	for i, j := range jobs {
 		c, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
 		if err != nil {
 			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)
 		}
+		if k, dup := first[c.Name()]; dup {
+			return nil, fmt.Errorf("experiment: jobs %d (%s) and %d (%s) are the same run %s", k+1, jobs[k], i+1, j, c.Name())
+		}
+		first[c.Name()] = i
 		cfgs[i] = c
 	}
 	return cfgs, nil
@@ -146,7 +161,10 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 // back, interrupted ones resumed when opt.Resume is set. A failing run does not stop the sweep: its
 // Outcome holds the error. Outcomes are in job order and do not depend on opt.Jobs: every run
 // draws from its own seeds and the backend's kernels give the same numbers whether or not another
-// run executes beside them. opt.Reporter gets one bar over the planned minibatches of all runs.
+// run executes beside them. An interruption (opt.Context done) stops the sweep: no further run
+// starts, the ones in progress stop at their next minibatch, and Sweep returns the outcomes of
+// the runs that started (in job order) with the first *InterruptedError. opt.Reporter gets one
+// bar over the planned minibatches of all runs.
 func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	cfgs, err := ResolveJobs(profile, jobs)
 	if err != nil {
@@ -157,9 +175,12 @@ func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 
 // sweepConfigs is Sweep over resolved configurations (cfgs[i] is jobs[i]'s).
 func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]Outcome, error) {
-	var err error
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
 	if opt.Backend == nil {
 		// Create the shared backend once, before the workers race for it.
+		var err error
 		if opt.Backend, err = opt.backend(); err != nil {
 			return nil, err
 		}
@@ -180,27 +201,56 @@ func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]
 		opt.Log = &lockedWriter{w: opt.Log}
 	}
 	out := make([]Outcome, len(jobs))
+	started := make([]bool, len(jobs)) // written by the job's worker only
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
+				if opt.context().Err() != nil {
+					continue // interrupted: start nothing more
+				}
+				started[i] = true
 				inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i])}
 				ro := opt
 				ro.Reporter = inner
 				r, err := Run(cfgs[i], ro)
 				out[i] = Outcome{Job: jobs[i], Config: cfgs[i], Result: r, Err: err}
-				if rest := PlannedBatches(cfgs[i]) - inner.steps; rest > 0 {
+				if rest := PlannedBatches(cfgs[i]) - inner.steps; rest > 0 && err == nil {
 					rep.Step(rest, inner.prefix+"done")
 				}
 			}
 		})
 	}
 	for i := range jobs {
+		if opt.context().Err() != nil {
+			break
+		}
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	// The error is that of a run stopped mid-way, else that of the first run never started.
+	var done []Outcome
+	var stopped, notStarted error
+	for i, o := range out {
+		if !started[i] {
+			if notStarted == nil {
+				notStarted = &InterruptedError{Run: cfgs[i].Name(), Epoch: -1}
+			}
+			continue
+		}
+		done = append(done, o)
+		if stopped == nil && errors.Is(o.Err, ErrInterrupted) {
+			stopped = o.Err
+		}
+	}
+	if stopped != nil {
+		return done, stopped
+	}
+	if notStarted != nil {
+		return done, notStarted
+	}
 	return out, nil
 }
 

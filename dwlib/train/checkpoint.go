@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/internal/atomicfile"
+	"github.com/internal-dw/dwgo/dwlib/internal/canonjson"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 )
@@ -61,101 +60,9 @@ type checkpointBody struct {
 	Best      []savedVar
 }
 
-// fingerprint is what must agree between a checkpoint and the session that loads it.
-func (s *Session) fingerprint() ([]byte, error) {
-	mc := s.f.Config()
-	ident := struct {
-		Meta  any       `json:"meta"`
-		Model modelJSON `json:"model"`
-		Train Config    `json:"train"`
-		Fit   FitConfig `json:"fit"`
-	}{s.meta, toModelJSON(mc), s.tr.cfg, s.cfg}
-	return canonicalJSON(ident)
-}
-
-// modelJSON is model.Config with the dtype as a name.
-type modelJSON struct {
-	Kind                                        string
-	StateDim, DriveDim, Hidden, Layers          int
-	SSMState, ConvWidth, Expand, Window, BurnIn int
-	DType                                       string
-	Seed                                        uint64
-}
-
-func toModelJSON(c model.Config) modelJSON {
-	return modelJSON{Kind: c.Kind, StateDim: c.StateDim, DriveDim: c.DriveDim, Hidden: c.Hidden, Layers: c.Layers,
-		SSMState: c.SSMState, ConvWidth: c.ConvWidth, Expand: c.Expand, Window: c.Window, BurnIn: c.BurnIn,
-		DType: c.DType.String(), Seed: c.Seed}
-}
-
-// canonicalJSON marshals v and re-marshals it through a generic value, so map keys are sorted.
-func canonicalJSON(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var g any
-	if err := json.Unmarshal(b, &g); err != nil {
-		return nil, err
-	}
-	return json.Marshal(g)
-}
-
-// diffJSON lists the leaves that differ between two JSON documents, as "path: a ≠ b".
-func diffJSON(a, b []byte) []string {
-	var va, vb any
-	_ = json.Unmarshal(a, &va)
-	_ = json.Unmarshal(b, &vb)
-	fa, fb := map[string]string{}, map[string]string{}
-	flattenJSON("", va, fa)
-	flattenJSON("", vb, fb)
-	keys := map[string]bool{}
-	for k := range fa {
-		keys[k] = true
-	}
-	for k := range fb {
-		keys[k] = true
-	}
-	var out []string
-	for k := range keys {
-		x, okx := fa[k]
-		y, oky := fb[k]
-		switch {
-		case !okx:
-			x = "(absent)"
-		case !oky:
-			y = "(absent)"
-		}
-		if x != y {
-			out = append(out, fmt.Sprintf("%s: checkpoint %s, this run %s", k, x, y))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func flattenJSON(prefix string, v any, out map[string]string) {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			p := k
-			if prefix != "" {
-				p = prefix + "." + k
-			}
-			flattenJSON(p, x, out)
-		}
-	case []any:
-		for i, x := range t {
-			flattenJSON(fmt.Sprintf("%s[%d]", prefix, i), x, out)
-		}
-	default:
-		b, _ := json.Marshal(t)
-		out[prefix] = string(b)
-	}
-}
-
-// Save writes a resumable checkpoint of the session to path (atomically: a temporary file renamed
-// over path, so an interrupted write never leaves a half-written checkpoint).
+// Save writes a resumable checkpoint of the session to path (atomically, see
+// dwlib/internal/atomicfile: a temporary file of its own, flushed to disk and renamed over path, so
+// an interrupted write never leaves a half-written checkpoint).
 func (s *Session) Save(path string) error {
 	body, err := s.body(kindSession)
 	if err != nil {
@@ -215,22 +122,10 @@ func writeCheckpoint(path string, body *checkpointBody) error {
 	sum := sha256.Sum256(buf.Bytes())
 	out := make([]byte, 0, len(checkpointMagic)+len(sum)+buf.Len())
 	out = append(append(append(out, checkpointMagic...), sum[:]...), buf.Bytes()...)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	if err := atomicfile.Write(path, out, 0o644); err != nil {
+		return fmt.Errorf("train: writing checkpoint: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ckpt-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return fmt.Errorf("train: writing checkpoint %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("train: writing checkpoint %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 func readCheckpoint(path, kind string) (*checkpointBody, error) {
@@ -325,23 +220,29 @@ func (s *Session) Load(path string) error {
 	return nil
 }
 
-// LoadModel loads the parameters of a checkpoint written by SaveModel (or Save) into f. The
-// forecaster's configuration must match the one the checkpoint was written with.
-func LoadModel(path string, f *model.Forecaster) error {
+// LoadModel loads the parameters of a checkpoint written by SaveModel into f. The checkpoint must
+// have been written by a session with the same meta (the caller's run identity, compared as
+// canonical JSON; see NewSession) and a forecaster of the same configuration: the best parameters
+// of another run are refused with an *IdentityError naming the differing fields, with nothing
+// loaded.
+func LoadModel(path string, f *model.Forecaster, meta any) error {
 	b, err := readCheckpoint(path, kindModel)
 	if err != nil {
 		return err
 	}
-	var ident struct {
+	stored, err := modelIdentity(b.Fingerprint)
+	if err != nil {
+		return fmt.Errorf("train: checkpoint %s is corrupt: its identity does not decode: %w", path, err)
+	}
+	mine, err := canonjson.Marshal(struct {
+		Meta  any       `json:"meta"`
 		Model modelJSON `json:"model"`
+	}{meta, toModelJSON(f.Config())})
+	if err != nil {
+		return fmt.Errorf("train: run identity: %w", err)
 	}
-	if err := json.Unmarshal(b.Fingerprint, &ident); err != nil {
-		return fmt.Errorf("train: checkpoint %s is corrupt: %w", path, err)
-	}
-	want, _ := canonicalJSON(ident.Model)
-	have, _ := canonicalJSON(toModelJSON(f.Config()))
-	if !bytes.Equal(want, have) {
-		return fmt.Errorf("train: checkpoint %s was written for another model: %s", path, strings.Join(diffJSON(want, have), "; "))
+	if err := checkIdentity(path, stored, mine); err != nil {
+		return err
 	}
 	if err := checkVars(f.Store(), b.Variables, true); err != nil {
 		return fmt.Errorf("train: checkpoint %s does not fit: %w", path, err)
@@ -349,19 +250,33 @@ func LoadModel(path string, f *model.Forecaster) error {
 	return loadVars(f.Store(), b.Variables, false)
 }
 
-func (s *Session) checkFingerprint(path string, fp []byte) error {
-	mine, err := s.fingerprint()
+// CheckBest verifies that the model checkpoint at path (written by SaveModel) holds exactly this
+// session's minimum-validation parameters: a readable checkpoint of this run, of the best epoch,
+// with the same values. A resumed run calls it so that a missing, truncated, foreign or stale
+// best checkpoint (one written for an epoch the session has not reached, when a run was killed
+// between writing the two files) is found before training goes on; SaveModel then rewrites it from
+// the session's own copy.
+func (s *Session) CheckBest(path string) error {
+	b, err := readCheckpoint(path, kindModel)
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(fp, mine) {
-		return nil
+	if err := s.checkFingerprint(path, b.Fingerprint); err != nil {
+		return err
 	}
-	d := diffJSON(fp, mine)
-	if len(d) > 8 {
-		d = append(d[:8], fmt.Sprintf("and %d more", len(d)-8))
+	if b.BestEpoch != s.bestEpoch {
+		return fmt.Errorf("train: %s holds the parameters of epoch %d, this run's best epoch is %d", path, b.BestEpoch, s.bestEpoch)
 	}
-	return fmt.Errorf("train: checkpoint %s was written for another run: %s", path, strings.Join(d, "; "))
+	want := s.best
+	if want == nil {
+		if want, err = saveVars(s.f.Store(), ModelScope); err != nil {
+			return err
+		}
+	}
+	if !sameVars(b.Variables, want) {
+		return fmt.Errorf("train: %s does not hold this run's best parameters (epoch %d)", path, s.bestEpoch)
+	}
+	return nil
 }
 
 // CheckpointInfo describes a checkpoint file without loading it into a model: what it stores.

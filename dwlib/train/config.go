@@ -14,7 +14,7 @@ type Config struct {
 	K           int     `json:"K"`            // rollout steps
 	BatchSize   int     `json:"batch_size"`   // rollout windows per minibatch (32)
 	LR          float64 `json:"lr"`           // Adam learning rate (1e-4)
-	WeightDecay float64 `json:"weight_decay"` // 1e-4
+	WeightDecay float64 `json:"weight_decay"` // paper: 1e-4; 0 is no weight decay (not a default)
 	ClipNorm    float64 `json:"clip_norm"`    // global-norm cap: 1 for primary arms, the Clip threshold for "clip"
 	JRegCoef    float64 `json:"jreg_coef,omitempty"`
 	JRegEps     float64 `json:"jreg_eps,omitempty"` // 1e-3
@@ -60,7 +60,9 @@ const (
 	WeightDecayDecoupled = "decoupled"
 )
 
-// Defaults fills zero fields with the paper's values for the method.
+// Defaults fills zero fields with the paper's values for the method. WeightDecay is the exception:
+// zero is a meaningful value there (no weight decay), so it is never replaced; the paper's 1e-4 has
+// to be asked for (the experiment profiles do).
 func (c Config) Defaults() Config {
 	if c.Method == "" {
 		c.Method = "full"
@@ -70,9 +72,6 @@ func (c Config) Defaults() Config {
 	}
 	if c.LR == 0 {
 		c.LR = 1e-4
-	}
-	if c.WeightDecay == 0 {
-		c.WeightDecay = 1e-4
 	}
 	if c.ClipNorm == 0 {
 		c.ClipNorm = 1

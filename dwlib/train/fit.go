@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -239,11 +240,15 @@ func (s *Session) StopReason() string {
 	}
 }
 
-// ErrDiverged is returned (wrapped) when a training loss is not finite.
-var ErrDiverged = errors.New("training diverged")
-
-// RunEpoch trains one epoch and validates. rep (may be nil) gets one Step per minibatch.
+// RunEpoch trains one epoch and validates. rep (may be nil) gets one Step per minibatch. A
+// non-finite loss, gradient norm, probe moment or validation loss ends it with a *DivergedError
+// (errors.Is ErrDiverged) naming the epoch.
 func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
+	return s.runEpoch(context.Background(), rep)
+}
+
+// runEpoch is RunEpoch, stopped between microbatches once ctx is done (see FitContext).
+func (s *Session) runEpoch(ctx context.Context, rep progress.Reporter) (EpochRecord, error) {
 	rep = progress.OrNop(rep)
 	if s.Done() {
 		return EpochRecord{}, fmt.Errorf("train: RunEpoch: training already ended after %d epochs (%s)", s.epoch, s.StopReason())
@@ -266,6 +271,9 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 			total += len(g)
 		}
 		for _, picks := range step {
+			if err := ctx.Err(); err != nil {
+				return rec, fmt.Errorf("train: epoch %d stopped after %d minibatches: %w", rec.Epoch, rec.Batches, context.Cause(ctx))
+			}
 			b, err := MakeBatch(s.train, picks, s.geo)
 			if err != nil {
 				return rec, err
@@ -276,10 +284,10 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 			}
 			r, err := s.accumulate(b, w)
 			if err != nil {
+				if errors.Is(err, ErrDiverged) {
+					return rec, atEpoch(err, rec.Epoch)
+				}
 				return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
-			}
-			if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) {
-				return rec, fmt.Errorf("train: epoch %d minibatch %d: loss %v: %w", rec.Epoch, rec.Batches+1, r.Loss, ErrDiverged)
 			}
 			rec.TrainLoss += r.Loss
 			rec.Batches++
@@ -290,10 +298,10 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 		}
 		norm, err := s.tr.Apply()
 		if err != nil {
+			if errors.Is(err, ErrDiverged) {
+				return rec, atEpoch(err, rec.Epoch)
+			}
 			return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
-		}
-		if math.IsNaN(norm) || math.IsInf(norm, 0) {
-			return rec, fmt.Errorf("train: epoch %d optimizer step %d: gradient norm %v: %w", rec.Epoch, steps+1, norm, ErrDiverged)
 		}
 		rec.GradNorm += norm
 		steps++
@@ -305,8 +313,17 @@ func (s *Session) RunEpoch(rep progress.Reporter) (EpochRecord, error) {
 
 	start = time.Now()
 	v, err := s.Validate()
+	var nonFinite *eval.NonFinitePredictionError
+	if errors.As(err, &nonFinite) {
+		return rec, &DivergedError{Epoch: rec.Epoch, Quantity: "validation forecast", Value: nonFinite.Value, LR: s.tr.cfg.LR}
+	}
 	if err != nil {
 		return rec, fmt.Errorf("train: epoch %d validation: %w", rec.Epoch, err)
+	}
+	// A non-finite validation forecast or loss would never become the best, so training would go
+	// on for nothing and the run could not report a best epoch: stop here, before the epoch counts.
+	if !finite(v) {
+		return rec, &DivergedError{Epoch: rec.Epoch, Quantity: "validation loss", Value: v, LR: s.tr.cfg.LR}
 	}
 	rec.ValLoss = v
 	rec.ValSeconds = time.Since(start).Seconds()
@@ -367,11 +384,19 @@ func (s *Session) Validate() (float64, error) {
 // checkpoint; an error from onEpoch stops training. rep (may be nil) shows one bar over the
 // remaining minibatches of all epochs (an upper bound when patience stops training early).
 func (s *Session) Fit(rep progress.Reporter, onEpoch func(EpochRecord) error) error {
+	return s.FitContext(context.Background(), rep, onEpoch)
+}
+
+// FitContext is Fit, stopped once ctx is done (e.g. on SIGINT): between microbatches, with an
+// error wrapping context.Cause(ctx). The epoch it stopped in is abandoned half-done, so the
+// session must not be saved afterwards: the checkpoint of the last finished epoch (written by
+// onEpoch) is where a resumed run continues, with the numbers of an uninterrupted one.
+func (s *Session) FitContext(ctx context.Context, rep progress.Reporter, onEpoch func(EpochRecord) error) error {
 	rep = progress.OrNop(rep)
 	rep.Start((s.cfg.Epochs-s.epoch)*s.BatchesPerEpoch(), "training "+s.tr.cfg.Method)
 	defer rep.Finish()
 	for !s.Done() {
-		rec, err := s.RunEpoch(rep)
+		rec, err := s.runEpoch(ctx, rep)
 		if err != nil {
 			return err
 		}

@@ -202,7 +202,7 @@ func TestBestModelCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, _ := model.New(fitModel)
-	if err := LoadModel(path, f); err != nil {
+	if err := LoadModel(path, f, "wave"); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := NewPredictor(backend.MustShared(), f, 4)
@@ -222,7 +222,7 @@ func TestBestModelCheckpoint(t *testing.T) {
 	other := fitModel
 	other.Hidden = 6
 	g, _ := model.New(other)
-	if err := LoadModel(path, g); err == nil || !strings.Contains(err.Error(), "Hidden: checkpoint 8, this run 6") {
+	if err := LoadModel(path, g, "wave"); err == nil || !strings.Contains(err.Error(), "Hidden: checkpoint 8, this run 6") {
 		t.Errorf("LoadModel into another architecture: %v", err)
 	}
 }

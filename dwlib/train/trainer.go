@@ -168,6 +168,15 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 		residuals = append(residuals, out.residuals...)
 		tot, nz, ready = out.tot, out.nz, out.ready
 	}
+	// A non-finite loss or probe moment is a divergence: name it before the controller sees it.
+	if !finite(res.Loss) {
+		return res, &DivergedError{Quantity: "loss", Value: res.Loss, Where: fmt.Sprintf("microbatch %d", t.steps+1), LR: t.cfg.LR}
+	}
+	if calibrate {
+		if err := checkMoments(t.model.NumLayers(), t.cfg.LR, tot, nz); err != nil {
+			return res, err
+		}
+	}
 	if t.ctrl != nil {
 		// Algorithm 1: the gradient above used the committed gains; now stage and commit.
 		if calibrate {
@@ -261,7 +270,8 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 func (t *Trainer) Pending() int { return t.pending }
 
 // Apply takes one optimizer step from the accumulated gradient (clip, weight decay, Adam) and
-// resets it; it returns the gradient's global norm before clipping.
+// resets it; it returns the gradient's global norm before clipping (a *DivergedError if that is not
+// finite).
 func (t *Trainer) Apply() (float64, error) {
 	if t.pending == 0 {
 		return 0, fmt.Errorf("train: Apply without an accumulated microbatch")
@@ -273,6 +283,9 @@ func (t *Trainer) Apply() (float64, error) {
 	norm := tensors.ToScalar[float64](convert(out[0]))
 	out[0].FinalizeAll()
 	t.pending = 0
+	if !finite(norm) {
+		return norm, &DivergedError{Quantity: "gradient norm", Value: norm, Where: fmt.Sprintf("the optimizer step after microbatch %d", t.steps), LR: t.cfg.LR}
+	}
 	return norm, nil
 }
 

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -135,4 +136,30 @@ func loadVars(store *mlmodel.Store, saved []savedVar, create bool) error {
 		}
 	}
 	return nil
+}
+
+// sameVars reports whether two saved variable lists hold the same variables with bit-identical
+// values (NaN payloads included), in the same order.
+func sameVars(a, b []savedVar) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.path() != y.path() || x.DType != y.DType || !slices.Equal(x.Dims, y.Dims) || x.Trainable != y.Trainable ||
+			!slices.Equal(x.I64, y.I64) || len(x.F32) != len(y.F32) || len(x.F64) != len(y.F64) {
+			return false
+		}
+		for j := range x.F32 {
+			if math.Float32bits(x.F32[j]) != math.Float32bits(y.F32[j]) {
+				return false
+			}
+		}
+		for j := range x.F64 {
+			if math.Float64bits(x.F64[j]) != math.Float64bits(y.F64[j]) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, for dw train and dw sweep: the
+// run stops between two minibatches and keeps the checkpoint of its last finished epoch, which
+// -resume continues with the numbers of an uninterrupted run. After the first signal the default
+// handling is back, so a second Ctrl-C quits at once (the checkpoints are written atomically: they
+// stay whole either way). stop releases the signals.
+func interruptible() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			signal.Stop(sig)
+			fmt.Fprintf(stderr, "dw: %v: stopping at the next minibatch, keeping the last epoch's checkpoint (again to quit at once)\n", s)
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
+	}
+}
+
+// interruptedError is how dw reports an interruption: what was kept and the flag that continues.
+type interruptedError struct{ e *experiment.InterruptedError }
+
+func (i interruptedError) Error() string {
+	if i.e.Epoch < 0 {
+		return fmt.Sprintf("interrupted before %s began; -resume continues", i.e.Run)
+	}
+	return fmt.Sprintf("interrupted after epoch %d of %s (its checkpoint is kept); -resume continues", i.e.Epoch, i.e.Run)
+}
+
+func (i interruptedError) Unwrap() error { return i.e }
+
+// interrupted wraps an *experiment.InterruptedError in err for the command line.
+func interrupted(err error) error {
+	var ie *experiment.InterruptedError
+	if errors.As(err, &ie) {
+		return interruptedError{ie}
+	}
+	return err
+}
+
+// selectFlags are the dw flags that select cfg's run.
+func selectFlags(c experiment.RunConfig) string {
+	return fmt.Sprintf("-profile %s -testbed %s -method %s -seed %d -K %d", c.Profile, c.Testbed, c.Train.Method, c.Seed, c.Train.K)
+}
