@@ -241,9 +241,5 @@ func loadETT(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab, err := ReadETT(path)
-	if err != nil {
-		return nil, err
-	}
-	return ETTDataset(name, tab, unitLen)
+	return LoadCSV(path, ETTSpec(name, unitLen))
 }
