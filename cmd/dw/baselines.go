@@ -27,17 +27,20 @@ func (p prefixed) Write(b []byte) (int, error) {
 	return stderr.Write(b)
 }
 
-// baselineJob is one (testbed, seed, K) whose baselines dw baselines scores.
+// baselineJob is one (testbed or CSV data set, seed, K) whose baselines dw baselines scores.
 type baselineJob struct {
 	testbed string
 	seed    uint64
 	K       int
+	csv     *experiment.CSVData
 }
 
 func cmdBaselines(args []string) error {
-	fs := newFlags("baselines", "-profile P (-testbeds a,b [-seeds 0,1,2] [-K k1,k2] | -preset NAME) [flags]")
+	fs := newFlags("baselines", "-profile P ((-testbeds a,b | "+dataSynopsis+") [-seeds 0,1,2] [-K k1,k2] | -preset NAME) [flags]")
 	var rf runFlags
+	var df dataFlags
 	rf.register(fs)
+	df.register(fs)
 	fs.BoolVar(&rf.force, "force", false, "rescore even where a valid cached file exists")
 	preset := fs.String("preset", "", "the testbeds, seeds and Ks of a named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	testbeds := fs.String("testbeds", "", "comma-separated testbeds")
@@ -52,22 +55,33 @@ func cmdBaselines(args []string) error {
 			jobs = append(jobs, j)
 		}
 	}
+	if *testbeds != "" && df.given() {
+		return errTestbedAndData
+	}
 	if *preset != "" {
-		given := false
+		given := df.given()
 		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "testbeds" || f.Name == "seeds" || f.Name == "K" })
 		if given {
-			return usageError{errors.New("-preset replaces -testbeds/-seeds/-K; give one or the other")}
+			return usageError{errors.New("-preset replaces -testbeds/-seeds/-K and -data; give one or the other")}
 		}
 		pj, err := experiment.Preset(*preset)
 		if err != nil {
 			return err
 		}
 		for _, j := range pj {
-			add(baselineJob{j.Testbed, j.Seed, j.K})
+			add(baselineJob{j.Testbed, j.Seed, j.K, nil})
 		}
 	} else {
-		if *testbeds == "" {
-			return usageError{errors.New("give -testbeds (or -preset); dw list shows the valid names")}
+		if *testbeds == "" && !df.given() {
+			return usageError{errors.New("give -testbeds (or -preset) or -data FILE; dw list shows the valid names")}
+		}
+		csv, err := df.csv()
+		if err != nil {
+			return err
+		}
+		tbs := splitList(*testbeds)
+		if csv != nil {
+			tbs = []string{csv.Testbed()}
 		}
 		sv, err := parseSeeds(*seeds)
 		if err != nil {
@@ -83,10 +97,10 @@ func cmdBaselines(args []string) error {
 		if len(kv) == 0 {
 			kv = []int{0}
 		}
-		for _, tb := range splitList(*testbeds) {
+		for _, tb := range tbs {
 			for _, k := range kv {
 				for _, s := range sv {
-					add(baselineJob{tb, s, k})
+					add(baselineJob{tb, s, k, csv})
 				}
 			}
 		}
@@ -95,7 +109,13 @@ func cmdBaselines(args []string) error {
 	// change the baselines; "full" only completes the configuration.
 	cfgs := make([]experiment.RunConfig, len(jobs))
 	for i, j := range jobs {
-		c, err := experiment.Resolve(rf.profile, j.testbed, "full", j.seed, j.K)
+		var c experiment.RunConfig
+		var err error
+		if j.csv != nil {
+			c, err = experiment.ResolveCSV(rf.profile, j.csv, "full", j.seed, j.K)
+		} else {
+			c, err = experiment.Resolve(rf.profile, j.testbed, "full", j.seed, j.K)
+		}
 		if err != nil {
 			return err
 		}

@@ -79,6 +79,7 @@ func cmdList(args []string) error {
 		return err
 	}
 	fmt.Fprintln(stdout, "testbeds:", strings.Join(experiment.Testbeds(), ", "))
+	fmt.Fprintln(stdout, "data:     your own CSV file with -data FILE instead of a testbed (dw train -h, README \"Your own data\")")
 	fmt.Fprintln(stdout, "methods: ", strings.Join(experiment.Methods(), ", "))
 	fmt.Fprintln(stdout, "profiles:", strings.Join(experiment.Profiles(), ", "))
 	fmt.Fprintln(stdout, "presets: ", strings.Join(experiment.PresetNames(), ", "))
@@ -88,9 +89,11 @@ func cmdList(args []string) error {
 
 // oneRun parses the flags that select a single run.
 func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, runFlags, *int, error) {
-	fs := newFlags(name, "-testbed T -method M [-seed S] [-K K] [-profile P] [-config FILE] [flags]")
+	fs := newFlags(name, "(-testbed T | "+dataSynopsis+") -method M [-seed S] [-K K] [-profile P] [-config FILE] [flags]")
 	var rf runFlags
+	var df dataFlags
 	rf.register(fs)
+	df.register(fs)
 	if withResume {
 		rf.registerResume(fs)
 	}
@@ -116,20 +119,32 @@ func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, 
 		// The file is the whole configuration: a flag it replaces would be silently ignored.
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if slices.Contains([]string{"testbed", "method", "seed", "K", "profile"}, f.Name) {
+			if slices.Contains([]string{"testbed", "method", "seed", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len"}, f.Name) {
 				given = append(given, "-"+f.Name)
 			}
 		})
 		if len(given) > 0 {
-			return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
+			return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-data/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
 		}
 		c, err := experiment.ReadConfig(*cfgFile)
 		return c, rf, stopAfter, err
 	}
-	if *testbed == "" || *method == "" {
-		return experiment.RunConfig{}, rf, nil, usageError{errors.New("-testbed and -method are required (dw list shows the valid names)")}
+	if *testbed != "" && df.given() {
+		return experiment.RunConfig{}, rf, nil, errTestbedAndData
 	}
-	c, err := experiment.Resolve(rf.profile, *testbed, *method, *seed, *K)
+	if *testbed == "" && !df.given() || *method == "" {
+		return experiment.RunConfig{}, rf, nil, usageError{errors.New("-testbed and -method are required, or -data FILE and -method (dw list shows the valid names)")}
+	}
+	csv, err := df.csv()
+	if err != nil {
+		return experiment.RunConfig{}, rf, nil, err
+	}
+	var c experiment.RunConfig
+	if csv != nil {
+		c, err = experiment.ResolveCSV(rf.profile, csv, *method, *seed, *K)
+	} else {
+		c, err = experiment.Resolve(rf.profile, *testbed, *method, *seed, *K)
+	}
 	return c, rf, stopAfter, err
 }
 
@@ -185,13 +200,14 @@ func cmdEval(args []string) error {
 	curve := fs.Bool("curve", false, "also print the per-horizon rel-L2")
 	cache := fs.String("cache", "", "cache of generated trajectories (default <repo>/data/cache)")
 	ett := fs.String("ett", "", "directory of the ETT files (default <repo>/../shared/data/ett)")
+	dataFile := fs.String("data", "", "a CSV run's file, when it is no longer where the run recorded it (its SHA-256 must be the run's)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		return usageError{errors.New("-run is required")}
 	}
-	c, s, err := experiment.EvaluateRun(*dir, *H, *origins, experiment.Options{DataCache: *cache, ETTDir: *ett})
+	c, s, err := experiment.EvaluateRun(*dir, *H, *origins, experiment.Options{DataCache: *cache, ETTDir: *ett, DataFile: *dataFile})
 	if err != nil {
 		return err
 	}
@@ -210,9 +226,11 @@ func cmdEval(args []string) error {
 // gridFlags selects the jobs of sweep and table.
 type gridFlags struct {
 	preset, testbeds, methods, seeds, ks, name string
+	data                                       dataFlags
 }
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
+	g.data.register(fs)
 	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	fs.StringVar(&g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
 	fs.StringVar(&g.methods, "methods", "", "comma-separated methods (grid)")
@@ -222,24 +240,30 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 }
 
 func (g *gridFlags) jobs() ([]experiment.Job, error) {
+	if g.data.given() && g.testbeds != "" {
+		return nil, errTestbedAndData
+	}
 	if g.preset != "" {
-		if g.testbeds != "" || g.methods != "" {
-			return nil, usageError{errors.New("-preset replaces -testbeds/-methods; give one or the other")}
+		if g.testbeds != "" || g.methods != "" || g.data.given() {
+			return nil, usageError{errors.New("-preset replaces -testbeds/-methods and -data; give one or the other")}
 		}
 		return experiment.Preset(g.preset)
 	}
-	if g.testbeds == "" || g.methods == "" {
-		return nil, usageError{errors.New("give -preset, or -testbeds and -methods")}
+	if g.testbeds == "" && !g.data.given() || g.methods == "" {
+		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
 	}
 	grid := experiment.Grid{Testbeds: splitList(g.testbeds), Methods: splitList(g.methods)}
 	var err error
+	if grid.Data, err = g.data.csv(); err != nil {
+		return nil, err
+	}
 	if grid.Seeds, err = parseSeeds(g.seeds); err != nil {
 		return nil, err
 	}
 	if grid.Ks, err = parseKs(g.ks); err != nil {
 		return nil, err
 	}
-	if len(grid.Testbeds) == 0 || len(grid.Methods) == 0 {
+	if len(grid.Testbeds) == 0 && grid.Data == nil || len(grid.Methods) == 0 {
 		return nil, usageError{fmt.Errorf("the grid is empty: -testbeds %q -methods %q name no run", g.testbeds, g.methods)}
 	}
 	return grid.Jobs(), nil
@@ -313,7 +337,7 @@ func (g *gridFlags) label() string {
 }
 
 func cmdSweep(args []string) error {
-	fs := newFlags("sweep", "-profile P (-preset NAME | -testbeds a,b -methods x,y [-seeds 0,1,2] [-K k1,k2]) [-jobs N | -slurm DIR [-slurm-* flags]] [flags]")
+	fs := newFlags("sweep", "-profile P (-preset NAME | (-testbeds a,b | "+dataSynopsis+") -methods x,y [-seeds 0,1,2] [-K k1,k2]) [-jobs N | -slurm DIR [-slurm-* flags]] [flags]")
 	var rf runFlags
 	var gf gridFlags
 	rf.register(fs)
@@ -397,7 +421,7 @@ func resultBaselines(on bool, rs []*experiment.Result, rf runFlags) ([]*experime
 }
 
 func cmdTable(args []string) error {
-	fs := newFlags("table", "-profile P (-preset NAME | grid flags)")
+	fs := newFlags("table", "-profile P (-preset NAME | grid flags, -data FILE.csv among them)")
 	var rf runFlags
 	var gf gridFlags
 	rf.register(fs)

@@ -73,7 +73,7 @@ func TestConflictingFlagsRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "-config", cfg, "-K", "16", "-seed", "3", "-runs", runs}, "-config replaces -testbed/-method/-seed/-K/-profile, but -K, -seed given too"},
+		{[]string{"train", "-config", cfg, "-K", "16", "-seed", "3", "-runs", runs}, "-config replaces -testbed/-data/-method/-seed/-K/-profile, but -K, -seed given too"},
 		{[]string{"train", "-config", cfg, "-profile", "quick", "-runs", runs}, "but -profile given too"},
 		{[]string{"train", "-config", cfg, "-testbed", "narma5", "-runs", runs}, "but -testbed given too"},
 		{[]string{"config", "-config", cfg, "-method", "dw"}, "but -method given too"},

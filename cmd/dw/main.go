@@ -1,12 +1,13 @@
 // Command dw trains, evaluates and sweeps Internal-DW forecasting runs.
 //
 //	dw list                                       testbeds, methods, profiles and presets
-//	dw config -testbed T -method M [-seed S] [-K K] [-profile P]
+//	dw config (-testbed T | -data FILE.csv) -method M [-seed S] [-K K] [-profile P]
 //	                                              print a run's full configuration (JSON)
-//	dw train  -testbed T -method M [-seed S] [-K K] [-profile P] | -config FILE
+//	dw train  (-testbed T | -data FILE.csv) -method M [-seed S] [-K K] [-profile P] | -config FILE
 //	          [-resume | -force] [-stop-after N]  train one run, evaluate it, write result.json
-//	dw eval   -run DIR [-H H] [-origins N]        evaluate a run's best checkpoint on its test split
-//	dw sweep  -profile P (-preset NAME | -testbeds a,b -methods x,y -seeds 0,1,2 [-K 32,64])
+//	dw eval   -run DIR [-H H] [-origins N] [-data FILE]
+//	                                              evaluate a run's best checkpoint on its test split
+//	dw sweep  -profile P (-preset NAME | (-testbeds a,b | -data FILE.csv) -methods x,y -seeds 0,1,2 [-K 32,64])
 //	          [-resume] [-plan] [-save]           run a grid and print its table
 //	dw sweep  -slurm DIR [-slurm-time T -slurm-cpus N -slurm-mem M -slurm-stop-after E ...] (grid flags)
 //	                                              write a Slurm job array of the grid (one task per run)
@@ -18,6 +19,17 @@
 //	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
 //	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
 //	                                              training-horizon sweep and fitted K* (Figure 7)
+//
+// Your own data: wherever a command takes -testbed(s), -data FILE.csv takes its place (train,
+// config, sweep, table, baselines; the two are mutually exclusive). The file (plain or gzip) is
+// read as -data-spec SPEC.json (a data.CSVSpec) says, with -time, -state, -drive, -split and
+// -unit-len overriding its fields: a time column (by default the first, when named date, time,
+// datetime or timestamp), the state columns to forecast (by default all others), observed-drive
+// columns, a calendar drive from the timestamps, the step inferred and checked row by row, and a
+// chronological split (0.7,0.15,0.15 by default) into units of 256 rows. Malformed rows are
+// refused with their file, line and field. The run is named csv-<name>-<hash8> after the file
+// and a hash of its content and spec, and records the file's SHA-256: a run never trains,
+// resumes or evaluates on a file that changed. dw eval -data FILE finds a file that moved.
 //
 // sweep and table show the baselines beside the trained models: scored by the same eq. (8)
 // evaluator on the same test units, seeds and protocol, and cached in

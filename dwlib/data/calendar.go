@@ -24,6 +24,44 @@ var CalendarNames = []string{"hour_sin", "hour_cos", "weekday_sin", "weekday_cos
 // standardised with training statistics (they are not zero-mean over a
 // 12-month training window that is not a whole number of years).
 func CalendarFeatures(t time.Time) []float64 {
+	return calendarEncode(t, [3]bool{true, true, true})
+}
+
+// CalendarFeaturesFor is [CalendarFeatures] restricted to the phases that
+// vary at the given sampling step (see [CalendarNamesFor]). A daily series
+// has the same hour of day on every row, so its hour coordinates would be
+// constant: they carry no information and are left out rather than fed to
+// the model as a constant input. At 15 minutes (ETT) all six are kept, in
+// the order of [CalendarNames].
+func CalendarFeaturesFor(t time.Time, step time.Duration) []float64 {
+	return calendarEncode(t, calendarPhases(step))
+}
+
+// CalendarNamesFor labels the coordinates of [CalendarFeaturesFor] at this
+// step: hour of day unless the step is a whole number of days, day of week
+// unless it is a whole number of weeks, and day of year always (a year is
+// not a whole number of any fixed step).
+func CalendarNamesFor(step time.Duration) []string {
+	var out []string
+	for k, on := range calendarPhases(step) {
+		if on {
+			out = append(out, CalendarNames[2*k], CalendarNames[2*k+1])
+		}
+	}
+	return out
+}
+
+// calendarPhases says which of hour of day, day of week and day of year vary
+// between rows spaced by step (a non-positive step keeps all three).
+func calendarPhases(step time.Duration) [3]bool {
+	const day = 24 * time.Hour
+	if step <= 0 {
+		return [3]bool{true, true, true}
+	}
+	return [3]bool{step%day != 0, step%(7*day) != 0, true}
+}
+
+func calendarEncode(t time.Time, on [3]bool) []float64 {
 	hour := float64(t.Hour()*60+t.Minute()) / 1440
 	week := float64((int(t.Weekday())+6)%7) / 7
 	days := 365.0
@@ -32,7 +70,10 @@ func CalendarFeatures(t time.Time) []float64 {
 	}
 	year := float64(t.YearDay()-1) / days
 	out := make([]float64, 0, CalendarDim)
-	for _, p := range []float64{hour, week, year} {
+	for k, p := range []float64{hour, week, year} {
+		if !on[k] {
+			continue
+		}
 		s, c := math.Sincos(2 * math.Pi * p)
 		out = append(out, s, c)
 	}

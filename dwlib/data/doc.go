@@ -21,6 +21,15 @@
 //     drive, read from the shared data directory (never copied into the
 //     project, never cached).
 //
+// Any other time series comes in through the general CSV path, of which the
+// ETT testbeds are one configuration ([ETTSpec]): [LoadCSV] reads a file
+// (optionally gzip-compressed) as a [CSVSpec] says — time, state and
+// observed-drive columns, a calendar drive derived from the timestamps, the
+// step inferred and checked row by row, a chronological split by
+// fractions, dates or rows, non-overlapping units, training-only
+// standardisation — and refuses malformed, missing, non-finite or
+// irregularly spaced rows with the file, line and field.
+//
 // Use [Load] with a name from [Names]. Synthetic trajectories are generated
 // from a fixed generation seed (Options.GenSeed) and cached under
 // <repo>/data/cache; the experimental seed (Options.Seed) only chooses the

@@ -2,6 +2,11 @@ package data_test
 
 import (
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
 )
@@ -64,4 +69,43 @@ func ExampleNormalizer() {
 	fmt.Println(z, n.State.Invert(z))
 	// Output:
 	// [1 1] [3 30]
+}
+
+// Load your own time series from a CSV file: the step is inferred from the
+// timestamps (and every row checked against it), the calendar drive derived
+// from them, the rows split in time and cut into units, and the data
+// standardised with training statistics only.
+func ExampleLoadCSV() {
+	dir, err := os.MkdirTemp("", "dw-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	// An hourly load with an observed temperature: 30 days.
+	var b strings.Builder
+	b.WriteString("timestamp,load,temperature\n")
+	t0 := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 30 * 24 {
+		day := 2 * math.Pi * float64(i) / 24
+		fmt.Fprintf(&b, "%s,%.3f,%.2f\n", t0.Add(time.Duration(i)*time.Hour).Format(time.DateTime), 50+10*math.Sin(day), 12-4*math.Cos(day))
+	}
+	path := filepath.Join(dir, "load.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		panic(err)
+	}
+	spec := data.CSVSpec{Drive: []string{"temperature"}, UnitLen: 48} // split: 70/15/15 by default
+	tab, err := data.ReadCSV(path, spec)
+	if err != nil {
+		panic(err)
+	}
+	r := tab.Spec // resolved: every default explicit
+	fmt.Println(r.Name, "time:", r.Time, "step:", r.Step, "state:", r.State, "drive:", r.Drive, "+", data.CalendarNamesFor(tab.Step))
+	d, err := tab.Dataset()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("units:", len(d.Train), len(d.Val), len(d.Test), "of", d.Train[0].Len(), "steps; state dim", d.StateDim, "drive dim", d.DriveDim)
+	// Output:
+	// load time: timestamp step: 1h state: [load] drive: [temperature] + [hour_sin hour_cos weekday_sin weekday_cos yearday_sin yearday_cos]
+	// units: 10 2 2 of 48 steps; state dim 1 drive dim 7
 }

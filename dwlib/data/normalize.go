@@ -16,12 +16,21 @@ func (a Affine) IsIdentity() bool { return a.Mean == nil }
 // FitAffine computes the per-coordinate mean and population standard
 // deviation over every row of every block. Coordinates with zero (or
 // non-finite) spread get a unit scale, so constant coordinates are centred
-// but not blown up. It returns the identity when there are no rows.
+// but not blown up. A coordinate whose training values are all equal is
+// recognised exactly, not through its computed spread: the rounding of the
+// mean would otherwise leave a spread of ~1e-17 and scale later values (a
+// calendar phase that first changes after training, a drive that is
+// constant during training) by ~1e17. It returns the identity when there
+// are no rows.
 func FitAffine(blocks ...[][]float64) Affine {
 	dim, n := 0, 0
+	var ref []float64 // the first row: a coordinate is constant when every row equals it there
 	for _, b := range blocks {
 		if len(b) > 0 {
 			dim = len(b[0])
+			if ref == nil {
+				ref = b[0]
+			}
 		}
 		n += len(b)
 	}
@@ -29,10 +38,15 @@ func FitAffine(blocks ...[][]float64) Affine {
 		return Affine{}
 	}
 	mean := make([]float64, dim)
+	constant := make([]bool, dim)
+	for j := range constant {
+		constant[j] = true
+	}
 	for _, b := range blocks {
 		for _, r := range b {
 			for j, v := range r {
 				mean[j] += v
+				constant[j] = constant[j] && v == ref[j]
 			}
 		}
 	}
@@ -52,6 +66,9 @@ func FitAffine(blocks ...[][]float64) Affine {
 	}
 	for j := range std {
 		std[j] = math.Sqrt(std[j] / float64(n))
+		if constant[j] {
+			mean[j], std[j] = ref[j], 1
+		}
 		if !(std[j] > 0) || math.IsInf(std[j], 0) {
 			std[j] = 1
 		}

@@ -116,3 +116,22 @@ func TestAffineRoundTripAndConstantCoordinate(t *testing.T) {
 		t.Errorf("Normalizer round trip: %v", got)
 	}
 }
+
+// A coordinate that is constant in training is recognised exactly, even
+// where rounding makes its computed spread nonzero: later values are then
+// shifted, not multiplied by ~1e17.
+func TestAffineConstantWithRounding(t *testing.T) {
+	var rows [][]float64
+	for range 1000 {
+		rows = append(rows, []float64{0.1, -0.7818314824680298})
+	}
+	a := FitAffine(rows, rows[:7])
+	for j, v := range rows[0] {
+		if a.Mean[j] != v || a.Std[j] != 1 {
+			t.Errorf("coordinate %d: mean %v std %v, want %v and 1", j, a.Mean[j], a.Std[j], v)
+		}
+	}
+	if z := a.Apply([]float64{0.2, 0.2}); math.Abs(z[0]-0.1) > 1e-12 || math.Abs(z[1]-0.9818314824680298) > 1e-12 {
+		t.Errorf("a later value standardises to %v", z)
+	}
+}

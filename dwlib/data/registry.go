@@ -238,11 +238,11 @@ func loadETT(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab, err := ReadETT(path)
+	tab, err := ReadCSV(path, ETTSpec(name, unitLen))
 	if err != nil {
 		return nil, err
 	}
-	d, err := ETTDataset(name, tab, unitLen)
+	d, err := tab.Dataset()
 	if err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func BaselinesPath(cfg RunConfig, opt Options) (string, error) {
 // baselineKey is the key of cfg's baselines on ds.
 func baselineKey(cfg RunConfig, ds *data.Dataset) BaselineKey {
 	p, g := BaselineProtocol(cfg), baselineGrid()
-	return BaselineKey{Testbed: cfg.Testbed, Seed: cfg.Seed, Data: cfg.Data,
+	return BaselineKey{Testbed: cfg.Testbed, Seed: cfg.Seed, Data: cfg.identity().Data,
 		BurnIn: p.BurnIn, History: p.History, H: p.H, MaxOrigins: p.MaxOrigins,
 		RidgeWindows: g.Windows, RidgeLambdas: g.Lambdas, DataSHA256: datasetSHA256(ds)}
 }

@@ -22,6 +22,9 @@ type DataConfig struct {
 	ScalarNorm bool    `json:"scalar_norm,omitempty"` // one scalar mean and sd over all training entries (the authors')
 	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
 	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
+	// CSV is the user's CSV data set that replaces a built-in testbed (nil for the testbeds); Length,
+	// when set, overrides its spec's unit length, as for ETT.
+	CSV *CSVData `json:"csv,omitempty"`
 }
 
 // ModelConfig is model.Config without the data-dependent dimensions, with the dtype as a name.
@@ -66,7 +69,8 @@ func Methods() []string { return slices.Clone(train.Methods) }
 // Testbeds lists the testbeds (data.Names).
 func Testbeds() []string { return data.Names() }
 
-// Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>.
+// Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>. For
+// a CSV data set the testbed is CSVData.Testbed, csv-<name>-<hash8>.
 func (c RunConfig) Name() string {
 	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, c.Train.Method, c.Train.K, c.Seed)
 }
@@ -128,6 +132,9 @@ func (c RunConfig) unitLength() int {
 	if c.Data.Length > 0 {
 		return c.Data.Length
 	}
+	if c.Data.CSV != nil {
+		return c.Data.CSV.unitLen()
+	}
 	_, n := defaultSizes(c.Testbed)
 	return n
 }
@@ -136,8 +143,15 @@ func (c RunConfig) unitLength() int {
 // with the valid names, and a K (or evaluation horizon) too long for the units is refused with
 // the sizes involved, however large (no ceil(1.5 K) is computed before K is known to fit).
 func (c RunConfig) Validate() error {
-	if !slices.Contains(Testbeds(), c.Testbed) {
-		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s", c.Testbed, strings.Join(Testbeds(), ", "))
+	if c.Data.CSV != nil {
+		if err := c.Data.CSV.check(c.Testbed); err != nil {
+			return err
+		}
+		if d := c.Data; d.NumTraj != 0 || d.DriveScale != 0 || d.Generator != "" || d.ScalarNorm || d.GenSeed != 0 {
+			return fmt.Errorf("experiment: %s: num_traj, drive_scale, generator, scalar_norm and gen_seed apply to the synthetic testbeds, not to a CSV data set", c.Testbed)
+		}
+	} else if !slices.Contains(Testbeds(), c.Testbed) {
+		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s (or a CSV file: dw train -data FILE)", c.Testbed, strings.Join(Testbeds(), ", "))
 	}
 	if !slices.Contains(Methods(), c.Train.Method) {
 		return fmt.Errorf("experiment: unknown method %q; valid methods: %s", c.Train.Method, strings.Join(Methods(), ", "))

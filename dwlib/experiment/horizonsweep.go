@@ -67,13 +67,13 @@ func EvaluateFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScor
 	if err != nil {
 		return nil, err
 	}
-	if string(mustCanonical(r.Config)) != string(mustCanonical(cfg)) {
+	if !sameConfig(r.Config, cfg) {
 		return nil, fmt.Errorf("experiment: %s holds a result for another configuration", dir)
 	}
 	cache := filepath.Join(dir, FixedHorizonFile(H, origins))
 	if b, err := os.ReadFile(cache); err == nil {
 		var s fixedHorizonScore
-		if json.Unmarshal(b, &s) == nil && s.H == H && s.Origins == origins && string(mustCanonical(s.Config)) == string(mustCanonical(cfg)) {
+		if json.Unmarshal(b, &s) == nil && s.H == H && s.Origins == origins && sameConfig(s.Config, cfg) {
 			return &s.Test, nil
 		}
 	}

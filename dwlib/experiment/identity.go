@@ -23,8 +23,11 @@ type runIdentity struct {
 	DataFiles []data.FileDigest `json:"data_files,omitempty"`
 }
 
+// identityOf is the identity of run cfg on dataset ds. A CSV run's file is identified by its
+// SHA-256 in the configuration, not by where it lies (RunConfig.identity), so a moved file is the
+// same run.
 func identityOf(cfg RunConfig, ds *data.Dataset) runIdentity {
-	return runIdentity{RunConfig: cfg, DataFiles: ds.Files}
+	return runIdentity{RunConfig: cfg.identity(), DataFiles: ds.Files}
 }
 
 // explainIdentity turns a train.IdentityError about a run's checkpoint into a message naming both
@@ -83,7 +86,7 @@ func diffSummary(d []string) string {
 // sameConfig reports whether two run configurations are identical (as canonical JSON, integers
 // exact).
 func sameConfig(a, b RunConfig) bool {
-	return string(mustCanonical(a)) == string(mustCanonical(b))
+	return string(mustCanonical(a.identity())) == string(mustCanonical(b.identity()))
 }
 
 // mustCanonical is canonjson.Marshal for values that always encode.

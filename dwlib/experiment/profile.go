@@ -77,12 +77,31 @@ var paperControls = map[string]controls{
 // paper's K for the testbed (the quick profile scales it down). Unknown names are refused with
 // the valid ones; a K too long for the data is refused before any work starts.
 func Resolve(profile, testbed, method string, seed uint64, K int) (RunConfig, error) {
+	return resolve(profile, testbed, nil, method, seed, K)
+}
+
+// ResolveCSV is Resolve for a user's CSV data set (see CSVData). The paper ran no such data, so it
+// gets the settings of a testbed the paper did not tune: K = 32 and the Mackey–Glass controls;
+// the quick profile cuts its units to 64 steps (as for ETT). Every profile, method and K works as
+// for a built-in testbed.
+func ResolveCSV(profile string, d *CSVData, method string, seed uint64, K int) (RunConfig, error) {
+	if d == nil {
+		return RunConfig{}, fmt.Errorf("experiment: ResolveCSV: no CSV data set")
+	}
+	return resolve(profile, d.Testbed(), d, method, seed, K)
+}
+
+// resolve is Resolve for a built-in testbed (csv nil) or a CSV data set named testbed.
+func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, K int) (RunConfig, error) {
 	if !slices.Contains(Profiles(), profile) {
 		return RunConfig{}, fmt.Errorf("experiment: unknown profile %q; valid profiles: %s", profile, strings.Join(Profiles(), ", "))
 	}
 	ctl, ok := paperControls[testbed]
+	if csv != nil {
+		ctl, ok = paperControls["mackey-glass"], true
+	}
 	if !ok {
-		return RunConfig{}, fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s", testbed, strings.Join(Testbeds(), ", "))
+		return RunConfig{}, fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s (or a CSV file: dw train -data FILE)", testbed, strings.Join(Testbeds(), ", "))
 	}
 	if !slices.Contains(Methods(), method) {
 		return RunConfig{}, fmt.Errorf("experiment: unknown method %q; valid methods: %s", method, strings.Join(Methods(), ", "))
@@ -91,6 +110,7 @@ func Resolve(profile, testbed, method string, seed uint64, K int) (RunConfig, er
 		return RunConfig{}, fmt.Errorf("experiment: K = %d, must be >= 1 (or 0 for the paper's K)", K)
 	}
 	c := paperRun(testbed, method, seed, ctl)
+	c.Data.CSV = csv
 	switch profile {
 	case Standard:
 		standardize(&c)
@@ -223,10 +243,16 @@ func quicken(c *RunConfig) {
 	c.Train.Warmup, c.Train.Period = 2, 2
 	c.Fit = train.FitConfig{Epochs: 2, Patience: 20, StartsPerUnit: 4, ValOrigins: 4, EvalBatch: 16, Seed: c.Seed}
 	c.EvalOrigins = 8
-	if strings.HasPrefix(c.Testbed, "ett") {
+	switch {
+	case c.Data.CSV != nil:
+		if c.unitLength() > 64 {
+			c.Data.Length = 64
+		}
+		c.Data.MaxUnits = 8
+	case strings.HasPrefix(c.Testbed, "ett"):
 		c.Data.Length = 64
 		c.Data.MaxUnits = 8
-	} else {
+	default:
 		c.Data.NumTraj, c.Data.Length = 12, 96
 	}
 }

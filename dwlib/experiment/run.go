@@ -46,6 +46,9 @@ type Options struct {
 	DataCache string
 	// ETTDir holds the ETT CSV files ("": data's default, ../shared/data/ett).
 	ETTDir string
+	// DataFile, when set, is read instead of the path a CSV run recorded (the file moved); its
+	// SHA-256 must still be the run's.
+	DataFile string
 	// StopAfter > 0 ends this call after that many epochs (checkpoint written) with ErrStopped,
 	// e.g. to fit a long run into time-limited jobs; Resume continues it.
 	StopAfter int
@@ -379,11 +382,10 @@ func writeFileAtomic(path string, b []byte) error {
 	return nil
 }
 
-// LoadData loads the run's testbed for its seed and keeps at most Data.MaxUnits units per split.
+// LoadData loads the run's testbed for its seed (or its CSV file) and keeps at most Data.MaxUnits
+// units per split.
 func LoadData(cfg RunConfig, opt Options) (*data.Dataset, error) {
-	do := cfg.dataOptions()
-	do.CacheDir, do.ETTDir = opt.DataCache, opt.ETTDir
-	ds, err := data.Load(cfg.Testbed, do)
+	ds, err := loadDataset(cfg, opt)
 	if err != nil {
 		return nil, err
 	}

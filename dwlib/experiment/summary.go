@@ -169,7 +169,7 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 // and protocol.
 func (s *BaselineSet) Matches(cfg RunConfig) bool {
 	return s.Key.Testbed == cfg.Testbed && s.Key.Seed == cfg.Seed && s.Key.Protocol() == BaselineProtocol(cfg) &&
-		bytes.Equal(mustCanonical(s.Key.Data), mustCanonical(cfg.Data))
+		bytes.Equal(mustCanonical(s.Key.Data), mustCanonical(cfg.identity().Data))
 }
 
 // bestBaseline returns the baseline with the lowest mean test rel-L2 over the runs rs, and that
@@ -259,7 +259,7 @@ func ResultBaselines(results []*Result, opt Options) ([]*BaselineSet, error) {
 		c := r.Config
 		if slices.ContainsFunc(done, func(d RunConfig) bool {
 			return d.Testbed == c.Testbed && d.Seed == c.Seed && BaselineProtocol(d) == BaselineProtocol(c) &&
-				bytes.Equal(mustCanonical(d.Data), mustCanonical(c.Data))
+				bytes.Equal(mustCanonical(d.identity().Data), mustCanonical(c.identity().Data))
 		}) {
 			continue
 		}

@@ -14,12 +14,14 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
-// Job is one run of a sweep; K = 0 means the profile's K for the testbed.
+// Job is one run of a sweep; K = 0 means the profile's K for the testbed. With Data, the job runs
+// on that CSV data set (Testbed is then its name, Data.Testbed()).
 type Job struct {
-	Testbed string `json:"testbed"`
-	Method  string `json:"method"`
-	Seed    uint64 `json:"seed"`
-	K       int    `json:"K,omitempty"`
+	Testbed string   `json:"testbed"`
+	Method  string   `json:"method"`
+	Seed    uint64   `json:"seed"`
+	K       int      `json:"K,omitempty"`
+	Data    *CSVData `json:"data,omitempty"`
 }
 
 func (j Job) String() string {
@@ -30,11 +32,13 @@ func (j Job) String() string {
 	return fmt.Sprintf("%s %s s%d%s", j.Testbed, j.Method, j.Seed, k)
 }
 
-// Grid is the cross product testbeds × methods × seeds × Ks (Ks empty: the profile's K).
+// Grid is the cross product testbeds × methods × seeds × Ks (Ks empty: the profile's K). With
+// Data, the grid runs on that CSV data set instead of Testbeds.
 type Grid struct {
 	Testbeds, Methods []string
 	Seeds             []uint64
 	Ks                []int
+	Data              *CSVData
 }
 
 // Jobs lists the grid's runs in testbed, method, seed, K order.
@@ -43,12 +47,16 @@ func (g Grid) Jobs() []Job {
 	if len(ks) == 0 {
 		ks = []int{0}
 	}
+	testbeds := g.Testbeds
+	if g.Data != nil {
+		testbeds = []string{g.Data.Testbed()}
+	}
 	var out []Job
-	for _, tb := range g.Testbeds {
+	for _, tb := range testbeds {
 		for _, m := range g.Methods {
 			for _, s := range g.Seeds {
 				for _, k := range ks {
-					out = append(out, Job{Testbed: tb, Method: m, Seed: s, K: k})
+					out = append(out, Job{Testbed: tb, Method: m, Seed: s, K: k, Data: g.Data})
 				}
 			}
 		}
@@ -101,6 +109,8 @@ func PlannedBatches(cfg RunConfig) int {
 	var units int
 	n, _ := defaultSizes(cfg.Testbed)
 	switch {
+	case cfg.Data.CSV != nil:
+		units = csvTrainUnits(cfg)
 	case n == 0: // ETT: non-overlapping units of the training rows
 		units = data.ETTTrainRows / cfg.unitLength()
 	default:
@@ -144,7 +154,16 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 	cfgs := make([]RunConfig, len(jobs))
 	first := map[string]int{}
 	for i, j := range jobs {
-		c, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
+		var c RunConfig
+		var err error
+		switch {
+		case j.Data == nil:
+			c, err = Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
+		case j.Testbed != "" && j.Testbed != j.Data.Testbed():
+			err = fmt.Errorf("experiment: testbed %q is not the name of the job's CSV data set, %s", j.Testbed, j.Data.Testbed())
+		default:
+			c, err = ResolveCSV(profile, j.Data, j.Method, j.Seed, j.K)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)
 		}
