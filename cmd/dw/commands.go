@@ -174,6 +174,7 @@ func cmdTrain(args []string) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
+	_, statErr := os.Stat(filepath.Join(dir, experiment.ResultFile))
 	r, err := experiment.Run(c, opt)
 	if err != nil {
 		switch {
@@ -185,6 +186,9 @@ func cmdTrain(args []string) error {
 			return fmt.Errorf("%w\n(to train with another learning rate: dw config %s > run.json, lower \"lr\" in it, then dw train -config run.json -force)", err, selectFlags(c))
 		}
 		return err
+	}
+	if statErr == nil && !rf.force {
+		fmt.Fprintf(stderr, "dw: %s has finished before: its result is read back, nothing trained (use -force to retrain)\n", c.Name())
 	}
 	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins); best epoch %d of %d (val %.5f, stopped: %s); %.2f s/epoch; %s\n",
 		c.Name(), r.Test.RelL2, c.HEval, r.Test.Units, r.Test.Origins, r.BestEpoch, len(r.Epochs), r.BestVal, r.StopReason,

@@ -317,3 +317,16 @@ func TestKSweepCommand(t *testing.T) {
 		t.Errorf("two K: %v", err)
 	}
 }
+
+// TestTrainSaysReadBack: a second dw train of a finished run says it trained nothing.
+func TestTrainSaysReadBack(t *testing.T) {
+	args := []string{"train", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-runs", t.TempDir(), "-cache", t.TempDir()}
+	first, logs, err := dwLogs(t, args...)
+	if err != nil || strings.Contains(logs, "read back") {
+		t.Fatalf("first train: %v\n%s", err, logs)
+	}
+	again, logs, err := dwLogs(t, args...)
+	if err != nil || again != first || !strings.Contains(logs, "its result is read back, nothing trained (use -force to retrain)") {
+		t.Errorf("second train: %v\n%s\n%s", err, again, logs)
+	}
+}
