@@ -14,6 +14,9 @@
 //     between steps; inside a routed merge they are routed with the nonlinear coefficient m.
 //   - "mlp": a residual MLP stepper (RMSNorm → dense → tanh → dense) for fast tests and benchmarks.
 //
+// A user's own model: a Cell is one step written in GoMLX whose residual merges go through the Merge
+// it is given; FromCell turns it into a Custom model that dwlib/train trains like a Forecaster.
+//
 // Window and burn-in. The paper trains with "a 16-step input window, a 32-step burn-in". We read it
 // as: each rollout origin is preceded by a Window of observed states (default 16) that the stepper
 // consumes teacher-forced, fully open and without loss, to build its recurrent state; the first

@@ -116,6 +116,19 @@ func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
 // where D_ℓ is the feature dimension of the block input (paper, App. C.3). The result has shape
 // [K, L, 3] in float64; merges that were not built are zero.
 //
+// The probes. Internal-DW's calibration (Algorithm 1, App. C.3) calls ProbeMoments on two scalar
+// probes of one routed rollout over a batch of N windows and K steps, with predictions x̂_{i,k},
+// targets x*_{i,k} and probe noise ε_{i,k} (drawn by the noise sampler, dwlib/noise):
+//
+//	q_tot   = (1/(NK)) · ½ Σ_{i,k} ‖x̂_{i,k} − x*_{i,k}‖²   (the task error: its moments estimate T)
+//	q_noise = (1/(NK)) · Σ_{i,k} x̂_{i,k}ᵀ ε_{i,k}          (the noise share: its moments estimate R)
+//
+// Both carry the same scale 1/(NK): the Wiener solve of each (k, ℓ) (dwlib/wiener) compares the two
+// moment tables entry by entry, so a different scale on one probe would bias every gain. A check:
+// with ε the window's own residual x* − x̂, ∂q_noise/∂x̂ = −∂q_tot/∂x̂ and the two tables are equal
+// (diag.ResidualShares reports this "own" share as 1). dwlib/train builds both probes for any
+// train.Model; a hand-written loop passes the two results to calib.Controller.Stage.
+//
 // Messages of equal shape are stacked and reduced together: a handful of large ops instead of a few
 // per merge, which matters on the pure-Go backend where every op has a fixed cost. The sums run in
 // the model's dtype and are converted to float64 at the end.

@@ -13,7 +13,6 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/calib"
 	"github.com/internal-dw/dwgo/dwlib/internal/atomicfile"
 	"github.com/internal-dw/dwgo/dwlib/internal/canonjson"
-	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 )
 
@@ -225,7 +224,7 @@ func (s *Session) Load(path string) error {
 // canonical JSON; see NewSession) and a forecaster of the same configuration: the best parameters
 // of another run are refused with an *IdentityError naming the differing fields, with nothing
 // loaded.
-func LoadModel(path string, f *model.Forecaster, meta any) error {
+func LoadModel(path string, f Model, meta any) error {
 	b, err := readCheckpoint(path, kindModel)
 	if err != nil {
 		return err
@@ -235,9 +234,9 @@ func LoadModel(path string, f *model.Forecaster, meta any) error {
 		return fmt.Errorf("train: checkpoint %s is corrupt: its identity does not decode: %w", path, err)
 	}
 	mine, err := canonjson.Marshal(struct {
-		Meta  any       `json:"meta"`
-		Model modelJSON `json:"model"`
-	}{meta, toModelJSON(f.Config())})
+		Meta  any `json:"meta"`
+		Model any `json:"model"`
+	}{meta, modelIdentityOf(f)})
 	if err != nil {
 		return fmt.Errorf("train: run identity: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // poison sets every value of the forecaster's first parameter to NaN.
-func poison(t *testing.T, f *model.Forecaster) {
+func poison(t *testing.T, f Model) {
 	t.Helper()
 	vs, err := saveVars(f.Store(), ModelScope)
 	if err != nil {

@@ -11,7 +11,8 @@
 // A training step is one compiled graph per mode: the K-step rollout, the relative-L2 task loss,
 // the task gradient with the committed gains, global-norm clipping and the Adam update; on a
 // calibration minibatch the same graph also differentiates the probes q_tot and q_noise with every
-// route open and reduces their route messages to moments (App. C.3). Gains, noise and data are graph
+// route open and reduces their route messages to moments (App. C.3; both probes carry the scale
+// 1/(NK), see route.Router.ProbeMoments). Gains, noise and data are graph
 // inputs, so nothing recompiles as they change. The Go side then follows Algorithm 1: stage the
 // moments and gains, stage the sampler's residual template, and commit both only after the update.
 //
@@ -22,4 +23,9 @@
 // step, with a random unit direction u per sample (fresh each minibatch, from the run's seed),
 // n = ‖(step(x+εu) − step(x))/ε‖ with ε = 1e-3, and the penalty coef · mean_{i,k} max(n − 1, 0)²
 // penalises only amplification beyond unit norm.
+//
+// Models. Everything here takes a Model: the paper's *model.Forecaster, or a user's own GoMLX step
+// made a *model.Custom by model.FromCell (see Example_ownModel). A checkpoint records the model's
+// identity (a Forecaster's Config; a custom model's Spec and its parameters' names, dtypes and
+// shapes) and is refused by a different model.
 package train

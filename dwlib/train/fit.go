@@ -11,7 +11,6 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
-	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 )
 
@@ -140,7 +139,7 @@ type Session struct {
 	cfg   FitConfig
 	meta  any
 	geo   Geometry
-	f     *model.Forecaster
+	f     Model
 	tr    *Trainer
 	pred  *Predictor
 	train []data.Series
@@ -160,7 +159,7 @@ type Session struct {
 // NewSession prepares a session. meta (any JSON-serialisable value, may be nil) identifies the run
 // beyond the model and training configs, e.g. the dataset; a checkpoint is only resumed by a
 // session with the same meta and configs.
-func NewSession(bk compute.Backend, f *model.Forecaster, tcfg Config, fcfg FitConfig, train, val []data.Series, meta any) (*Session, error) {
+func NewSession(bk compute.Backend, f Model, tcfg Config, fcfg FitConfig, train, val []data.Series, meta any) (*Session, error) {
 	fcfg = fcfg.Defaults()
 	if err := fcfg.Validate(); err != nil {
 		return nil, err
@@ -169,7 +168,7 @@ func NewSession(bk compute.Backend, f *model.Forecaster, tcfg Config, fcfg FitCo
 	if err != nil {
 		return nil, err
 	}
-	mc := f.Config()
+	mc := f.Spec()
 	geo := Geometry{Window: mc.Window, K: tr.cfg.K, BurnIn: mc.BurnIn}
 	if len(train) == 0 || len(val) == 0 {
 		return nil, fmt.Errorf("train: NewSession: %d training and %d validation units, need at least one of each", len(train), len(val))

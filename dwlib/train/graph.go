@@ -32,7 +32,7 @@ const (
 
 // trainables lists the forecaster's trainable variables in store order: the order of the
 // accumulators, of the gradients and of Adam's updates.
-func trainables(f *model.Forecaster) []*mlmodel.Variable {
+func trainables(f Model) []*mlmodel.Variable {
 	var vs []*mlmodel.Variable
 	for v := range f.Store().IterVariables() {
 		if v.Trainable && inScope(v.Scope(), ModelScope) {
@@ -46,7 +46,7 @@ func trainables(f *model.Forecaster) []*mlmodel.Variable {
 // gains added (times the input weight) into the accumulators, and on calibration graphs the
 // open-route probes. Inputs: history, targets, gains [K, L, 2], weight (scalar), and then drive (if
 // J > 0), noise [N, K, D] (if calibrate), JReg directions [N, D] (if jreg).
-func buildGradient(f *model.Forecaster, cfg Config, vars, accums []*mlmodel.Variable, hasDrive, calibrate bool) func(scope *mlmodel.Scope, in []*Node) []*Node {
+func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDrive, calibrate bool) func(scope *mlmodel.Scope, in []*Node) []*Node {
 	return func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, gains, weight := in[0], in[1], in[2], in[3]
 		i := 4

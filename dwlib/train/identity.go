@@ -21,12 +21,12 @@ import (
 
 // fingerprint is what must agree between a checkpoint and the session that loads it.
 func (s *Session) fingerprint() ([]byte, error) {
-	return canonjson.Marshal(identity{Meta: s.meta, Model: toModelJSON(s.f.Config()), Train: s.tr.cfg, Fit: s.cfg})
+	return canonjson.Marshal(identity{Meta: s.meta, Model: modelIdentityOf(s.f), Train: s.tr.cfg, Fit: s.cfg})
 }
 
 type identity struct {
 	Meta  any       `json:"meta"`
-	Model modelJSON `json:"model"`
+	Model any       `json:"model"`
 	Train Config    `json:"train"`
 	Fit   FitConfig `json:"fit"`
 }

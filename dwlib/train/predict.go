@@ -20,7 +20,7 @@ import (
 // Every call is padded to MaxBatch windows (repeating the last one), so a single compiled graph
 // per horizon H serves all units whatever their number of origins.
 type Predictor struct {
-	f     *model.Forecaster
+	f     Model
 	bk    compute.Backend
 	batch int
 
@@ -34,7 +34,7 @@ var (
 )
 
 // NewPredictor returns a Predictor evaluating f's current parameters in chunks of maxBatch windows.
-func NewPredictor(bk compute.Backend, f *model.Forecaster, maxBatch int) (*Predictor, error) {
+func NewPredictor(bk compute.Backend, f Model, maxBatch int) (*Predictor, error) {
 	if maxBatch < 1 {
 		return nil, fmt.Errorf("train: NewPredictor: maxBatch = %d, must be >= 1", maxBatch)
 	}
@@ -73,7 +73,7 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 	if len(ws) == 0 || len(ws) > p.batch {
 		return nil, fmt.Errorf("train: Predictor.ForecastBatch: %d windows, want 1..%d", len(ws), p.batch)
 	}
-	mc := p.f.Config()
+	mc := p.f.Spec()
 	W, D, J, N := len(ws[0].History), mc.StateDim, mc.DriveDim, p.batch
 	if W < 1 {
 		return nil, fmt.Errorf("train: Predictor: window 0 has no history rows")

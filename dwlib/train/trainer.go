@@ -10,7 +10,6 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/calib"
-	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
@@ -21,7 +20,7 @@ import (
 // weight decay, Adam). Step is the common case of one microbatch per optimizer step.
 type Trainer struct {
 	cfg     Config
-	model   *model.Forecaster
+	model   Model
 	ctrl    *calib.Controller // DW only
 	src     *rand.PCG         // state of rng, saved in checkpoints
 	rng     *rand.Rand        // probe signs and JReg directions
@@ -42,12 +41,12 @@ type StepResult struct {
 
 // NewTrainer compiles nothing yet: graphs are built on the first step of each kind. It adds the
 // gradient accumulators (scope "/accum", not trainable) to the forecaster's store.
-func NewTrainer(bk compute.Backend, f *model.Forecaster, cfg Config) (*Trainer, error) {
+func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	mc := f.Config()
+	mc := f.Spec()
 	src := rand.NewPCG(cfg.Seed, 0x7472616e)
 	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src)}
 	vars := trainables(f)
@@ -141,7 +140,7 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 	if !(weight > 0) || math.IsInf(weight, 0) {
 		return StepResult{}, fmt.Errorf("train: Accumulate: weight = %v, must be finite and > 0", weight)
 	}
-	mc := t.model.Config()
+	mc := t.model.Spec()
 	if b.K != t.cfg.K || b.D != mc.StateDim || b.J != mc.DriveDim || b.Window != mc.Window {
 		return StepResult{}, fmt.Errorf("train: batch (K=%d, D=%d, J=%d, Window=%d) does not match the run (K=%d, D=%d, J=%d, Window=%d)",
 			b.K, b.D, b.J, b.Window, t.cfg.K, mc.StateDim, mc.DriveDim, mc.Window)
@@ -218,7 +217,7 @@ type callResult struct {
 
 // call runs the gradient graph on one (part of a) microbatch.
 func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, error) {
-	mc := t.model.Config()
+	mc := t.model.Spec()
 	dt, L := mc.DType, t.model.NumLayers()
 	args := []any{
 		ToTensor(dt, b.History, b.N, b.Window, b.D),
