@@ -12,7 +12,8 @@
 //     plots to PNG and SVG, save both, display both in one output.
 //   - BarChart and LineChart (charts.go): grouped bars with error bars, and
 //     curves with a legend and vertical marks, the two plots the notebooks
-//     draw most.
+//     draw most; ScatterChart (scatter.go): labelled point series and paths
+//     on axes that keep the origin (the predictive-regime map).
 //   - ShowTable, Table (table.go) and TableOf (structtable.go): HTML tables
 //     in notebooks, aligned Markdown otherwise.
 //   - NewProgress / NewReporter (progress.go): a live bar with ETA updated in
