@@ -12,8 +12,8 @@ import (
 
 // DefaultConfig is the backend configuration used when GOMLX_BACKEND is unset: GoMLX's pure-Go
 // backend with its own defaults. (On GoMLX v0.26 this project needed "go:parallelism=-1" to avoid a
-// deadlock of its custom Dot gradient; v0.28 builds Dot gradients as matrix products itself, the
-// custom gradient is gone and so is the deadlock.)
+// deadlock of its custom Dot gradient; v0.28 builds Dot gradients as matrix products itself and
+// the deadlock is gone. The project's DotGeneral gradient of vjp.go only reorders those products.)
 const DefaultConfig = "go"
 
 // EnvVar is GoMLX's environment variable that selects the backend, e.g. "go" or

@@ -9,11 +9,14 @@
 //     default is explicit: DefaultConfig, overridable with GOMLX_BACKEND. XLA is compiled in and used
 //     only when GOMLX_BACKEND asks for it; a missing plugin is then a clear error, never a download.
 //
-//   - Faster gradients. GoMLX's stock VJP of Dot builds a broadcast tensor of shape [m, k, n] and
-//     reduces it: on the pure-Go backend that is several times slower than two matrix products. This
-//     package replaces it, through GoMLX's public graph.VJPRegistration, with the textbook rule
-//     dA = v·Bᵀ, dB = Aᵀ·v written as DotGeneral. The replacement is installed by importing this
-//     package (see RegisterGradients) and is checked against finite differences and the stock rule.
+//   - Faster gradients. GoMLX's VJP of DotGeneral builds each operand's gradient as a matrix
+//     product with the cotangent always as the left operand, then transposes it back to the
+//     operand's axis order even when that order is already right. On the pure-Go backend both
+//     cost full element-by-element copies: of the cotangent into the matrix-product layout, and of
+//     the result. This package replaces the rule, through GoMLX's public graph.VJPRegistration,
+//     with the same products in the operand order that needs the fewest copies and without
+//     identity transposes (vjp.go; checked against GoMLX's rule). The replacement is installed by
+//     importing this package (see RegisterGradients).
 //
 // The pure-Go backend does not implement Pad (so gradients through Slice fail) nor Reverse
 // (convolution gradients). The project's models avoid both by construction (separate projections

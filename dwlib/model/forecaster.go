@@ -142,6 +142,7 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 	for l, b := range f.blocks {
 		state[l] = b.initState(g, n)
 	}
+	fns := f.bind(g, n)
 	driveAt := func(t int) *Node {
 		if in.Drive == nil {
 			return nil
@@ -152,7 +153,7 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 	if f.cfg.Kind == "mamba" {
 		for t := 0; t < window-1; t++ {
 			x := Reshape(Slice(hist, AxisRange(), AxisElem(t), AxisRange()), n, f.cfg.StateDim)
-			_ = f.step(nil, -1, x, driveAt(t), state)
+			_ = f.step(fns, nil, -1, x, driveAt(t), state)
 		}
 	}
 	x := Reshape(Slice(hist, AxisRange(), AxisElem(window-1), AxisRange()), n, f.cfg.StateDim)
@@ -176,19 +177,19 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 		d := driveAt(window - 1 + k)
 		if u := opts.JacobianDirection; u != nil && (k == 0 || !opts.JacobianAuthors) {
 			if opts.JacobianAuthors {
-				out.JacobianNorms = append(out.JacobianNorms, f.jacobianGainCentral(x, d, u, opts.JacobianEps, state))
+				out.JacobianNorms = append(out.JacobianNorms, f.jacobianGainCentral(fns, x, d, u, opts.JacobianEps, state))
 			} else {
-				out.JacobianNorms = append(out.JacobianNorms, f.jacobianNorm(x, d, u, opts.JacobianEps, state))
+				out.JacobianNorms = append(out.JacobianNorms, f.jacobianNorm(fns, x, d, u, opts.JacobianEps, state))
 			}
 		}
-		x = f.step(router, k, x, d, state)
+		x = f.step(fns, router, k, x, d, state)
 		out.Preds = append(out.Preds, x)
 	}
 	return out
 }
 
 // jacobianNorm is ‖(step(x+εu) − step(x))/ε‖ per row, with copies of the recurrent state.
-func (f *Forecaster) jacobianNorm(x, d, u *Node, eps float64, state [][]*Node) *Node {
+func (f *Forecaster) jacobianNorm(fns []blockFn, x, d, u *Node, eps float64, state [][]*Node) *Node {
 	cp := func() [][]*Node {
 		c := make([][]*Node, len(state))
 		for l := range state {
@@ -196,14 +197,14 @@ func (f *Forecaster) jacobianNorm(x, d, u *Node, eps float64, state [][]*Node) *
 		}
 		return c
 	}
-	base := f.step(nil, -1, x, d, cp())
-	moved := f.step(nil, -1, Add(x, MulScalar(ConvertDType(u, x.DType()), eps)), d, cp())
+	base := f.step(fns, nil, -1, x, d, cp())
+	moved := f.step(fns, nil, -1, Add(x, MulScalar(ConvertDType(u, x.DType()), eps)), d, cp())
 	diff := DivScalar(Sub(moved, base), eps)
 	return Sqrt(ReduceSum(Mul(diff, diff), -1))
 }
 
 // jacobianGainCentral is the authors' JReg gain (see RolloutOptions.JacobianAuthors).
-func (f *Forecaster) jacobianGainCentral(x, d, u *Node, eps float64, state [][]*Node) *Node {
+func (f *Forecaster) jacobianGainCentral(fns []blockFn, x, d, u *Node, eps float64, state [][]*Node) *Node {
 	detached := func() [][]*Node {
 		c := make([][]*Node, len(state))
 		for l := range state {
@@ -216,15 +217,25 @@ func (f *Forecaster) jacobianGainCentral(x, d, u *Node, eps float64, state [][]*
 	g := x.Graph()
 	rms := Max(Sqrt(ReduceAndKeep(Mul(x, x), ReduceMean, -1)), Scalar(g, x.DType(), 1e-3)) // [N, 1]
 	delta := Mul(MulScalar(ConvertDType(u, x.DType()), eps), rms)
-	plus := f.step(nil, -1, Add(x, delta), d, detached())
-	minus := f.step(nil, -1, Sub(x, delta), d, detached())
+	plus := f.step(fns, nil, -1, Add(x, delta), d, detached())
+	minus := f.step(fns, nil, -1, Sub(x, delta), d, detached())
 	jv := Div(Sub(plus, minus), MulScalar(rms, 2*eps))
 	return Sqrt(ReduceMean(Mul(jv, jv), -1))
 }
 
-// step applies one forecaster step from state x (and drive d), updating the blocks' recurrent
-// state in place, and returns x + Δ. k < 0 or a nil router means plain, fully open merges.
-func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
+// bind returns the blocks' F for batches of n in graph g (see block.bind).
+func (f *Forecaster) bind(g *Graph, n int) []blockFn {
+	fns := make([]blockFn, len(f.blocks))
+	for l, b := range f.blocks {
+		fns[l] = b.bind(g, n)
+	}
+	return fns
+}
+
+// step applies one forecaster step from state x (and drive d) with the blocks' functions fns
+// (from bind), updating the blocks' recurrent state in place, and returns x + Δ. k < 0 or a nil
+// router means plain, fully open merges.
+func (f *Forecaster) step(fns []blockFn, router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
 	u := x
 	if d != nil {
 		u = Concatenate([]*Node{x, ConvertDType(d, x.DType())}, -1)
@@ -236,11 +247,11 @@ func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*No
 	if f.cfg.Stem == StemLayerNormGELU {
 		z = gelu(z)
 	}
-	for l, b := range f.blocks {
+	for l, apply := range fns {
 		if router != nil && k >= 0 {
-			z, state[l] = router.BlockWithState(k, l, z, state[l], b.apply)
+			z, state[l] = router.BlockWithState(k, l, z, state[l], apply)
 		} else {
-			out, next := b.apply(z, state[l])
+			out, next := apply(z, state[l])
 			z, state[l] = Add(z, out), next
 		}
 	}
@@ -256,9 +267,10 @@ func (f *Forecaster) step(router *route.Router, k int, x, d *Node, state [][]*No
 // Step applies the forecaster's step map once with every route open and a fresh recurrent state;
 // it is the map whose forward Jacobian JReg regularises (see dwlib/train).
 func (f *Forecaster) Step(x, d *Node) *Node {
+	g, n := x.Graph(), x.Shape().Dimensions[0]
 	state := make([][]*Node, len(f.blocks))
 	for l, b := range f.blocks {
-		state[l] = b.initState(x.Graph(), x.Shape().Dimensions[0])
+		state[l] = b.initState(g, n)
 	}
-	return f.step(nil, -1, x, d, state)
+	return f.step(f.bind(g, n), nil, -1, x, d, state)
 }

@@ -93,26 +93,57 @@ func (b *mambaBlock) initState(g *Graph, n int) []*Node {
 	return state
 }
 
-func (b *mambaBlock) apply(x *Node, h []*Node) (*Node, []*Node) {
-	g := x.Graph()
+// mambaBound is a block bound to a graph and a batch size: its parameter vectors are broadcast to
+// [N, …] once, so that every step multiplies tensors of equal shapes. The pure-Go backend runs an
+// implicit broadcast (a [N, E] tensor times a [1, E] one) through a generic index iterator,
+// several times slower than an equal-shape product, and GoMLX differentiates it into such a
+// product followed by a generic reduction, at every step. A broadcast made once per graph (to a
+// higher rank, which the backend does not fuse back into the products) is a plain copy, and it is
+// differentiated once, after the steps' equal-shape contributions are summed.
+type mambaBound struct {
+	norm                                  norm
+	inX, inZ, dt1, dt2, projB, projC, out boundDense
+	convW                                 []*Node // W × [N, E]
+	convB, d                              *Node   // [N, E]
+	ssm                                   ssmConsts
+}
+
+func (b *mambaBlock) bind(g *Graph, n int) blockFn { return bindMamba(b, g, n) }
+
+// bindMamba is the block's bind; the benchmarks swap it for the original formulation
+// (mamba_legacy_test.go) to measure both in one run.
+var bindMamba = bindMambaLean
+
+func bindMambaLean(b *mambaBlock, g *Graph, n int) blockFn {
+	bb := &mambaBound{norm: b.norm,
+		inX: b.inX.bind(g, n), inZ: b.inZ.bind(g, n), dt1: b.dt1.bind(g, n), dt2: b.dt2.bind(g, n),
+		projB: b.projB.bind(g, n), projC: b.projC.bind(g, n), out: b.out.bind(g, n),
+		convB: BroadcastPrefix(b.convB.NodeValue(g), n),
+		d:     BroadcastPrefix(b.d.NodeValue(g), n),
+		ssm:   newSSMConsts(g, b.aLog.NodeValue(g), n),
+	}
+	for _, w := range b.convW {
+		bb.convW = append(bb.convW, BroadcastPrefix(w.NodeValue(g), n))
+	}
+	return bb.apply
+}
+
+func (b *mambaBound) apply(x *Node, h []*Node) (*Node, []*Node) {
 	n := b.norm.apply(x)
 	u, z := b.inX.apply(n), b.inZ.apply(n)
 
 	// Causal depthwise convolution over [u_{t-W+1}, …, u_t]: the buffer h[1:] holds the past W−1.
 	window := append(append([]*Node(nil), h[1:]...), u)
-	c := InsertAxes(b.convB.NodeValue(g), 0)
+	c := b.convB
 	for j, uj := range window {
-		c = Add(c, Mul(uj, InsertAxes(b.convW[j].NodeValue(g), 0)))
+		c = Add(c, Mul(uj, b.convW[j]))
 	}
 	v := silu(c)
 
-	delta := softplus(b.dt2.apply(b.dt1.apply(v)))                  // [N, E]
-	bm, cm := b.projB.apply(v), b.projC.apply(v)                    // [N, S]
-	a := Neg(Exp(b.aLog.NodeValue(g)))                              // [E, S]
-	decay := Exp(Mul(InsertAxes(delta, -1), InsertAxes(a, 0)))      // [N, E, S]
-	inject := Mul(InsertAxes(Mul(delta, v), -1), InsertAxes(bm, 1)) // [N, E, S]
-	hNext := Add(Mul(decay, h[0]), inject)
-	y := Add(ReduceSum(Mul(hNext, InsertAxes(cm, 1)), -1), Mul(v, InsertAxes(b.d.NodeValue(g), 0)))
+	delta := softplus(b.dt2.apply(b.dt1.apply(v))) // [N, E]
+	bm, cm := b.projB.apply(v), b.projC.apply(v)   // [N, S]
+	ssmY, hNext := ssmStep(delta, v, bm, cm, b.ssm, h[0])
+	y := Add(ssmY, Mul(v, b.d))
 	out := b.out.apply(Mul(y, silu(z)))
 	return out, append([]*Node{hNext}, window[1:]...)
 }

@@ -20,6 +20,8 @@ func newMLPBlock(p *paramInit, layer, hidden, layers int) *mlpBlock {
 
 func (b *mlpBlock) initState(*Graph, int) []*Node { return nil }
 
+func (b *mlpBlock) bind(*Graph, int) blockFn { return b.apply }
+
 func (b *mlpBlock) apply(x *Node, _ []*Node) (*Node, []*Node) {
 	return b.out.apply(Tanh(b.up.apply(b.norm.apply(x)))), nil
 }
