@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -187,14 +188,50 @@ func respond(pr prober, pred, target []float64, N, K, D, L int, windows []Exampl
 		}
 		r.ResidualRMS[k] = math.Sqrt(s / float64(N*D))
 	}
-	for _, ratio := range cfg.Ratios {
-		lv, err := level(pr, pred, target, N, K, D, L, ratio, r.ResidualRMS, cfg, rep)
+	// The levels are independent (each has its own controller, sampler and random streams), so
+	// they run concurrently; the result does not depend on it.
+	r.Levels = make([]NoiseLevel, len(cfg.Ratios))
+	errs := make([]error, len(cfg.Ratios))
+	rep = &lockedReporter{r: rep}
+	var wg sync.WaitGroup
+	for i, ratio := range cfg.Ratios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.Levels[i], errs[i] = level(pr, pred, target, N, K, D, L, ratio, r.ResidualRMS, cfg, rep)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("appdiag: ratio %v: %w", ratio, err)
+			return nil, fmt.Errorf("appdiag: ratio %v: %w", cfg.Ratios[i], err)
 		}
-		r.Levels = append(r.Levels, lv)
 	}
 	return r, nil
+}
+
+// lockedReporter serialises a Reporter for the concurrent levels.
+type lockedReporter struct {
+	mu sync.Mutex
+	r  progress.Reporter
+}
+
+func (l *lockedReporter) Start(total int, label string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.r.Start(total, label)
+}
+
+func (l *lockedReporter) Step(n int, msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.r.Step(n, msg)
+}
+
+func (l *lockedReporter) Finish() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.r.Finish()
 }
 
 // level runs one added-noise level.
@@ -341,7 +378,7 @@ type graphProber struct {
 	b    *train.Batch
 	dt   dtypes.DType
 	exec *mlmodel.Exec
-	args []any // history, gains and drive tensors, fixed
+	L    int
 }
 
 func newGraphProber(bk compute.Backend, f *model.Forecaster, b *train.Batch, detach bool) (*graphProber, error) {
@@ -366,23 +403,23 @@ func newGraphProber(bk compute.Backend, f *model.Forecaster, b *train.Batch, det
 	if err != nil {
 		return nil, err
 	}
-	p.exec = exec
-	ones := make([]float64, K*L*2)
-	for i := range ones {
-		ones[i] = 1
-	}
-	p.args = []any{train.ToTensor(p.dt, b.History, b.N, b.Window, b.D), train.ToTensor(p.dt, ones, K, L, 2)}
-	if b.J > 0 {
-		p.args = append(p.args, train.ToTensor(p.dt, b.Drive, b.N, b.Window-1+b.K, b.J))
-	}
+	p.exec, p.L = exec, L
 	return p, nil
 }
 
-// call runs the graph with the given targets and noise.
+// call runs the graph with the given targets and noise. It builds its own input tensors, so
+// concurrent calls share nothing but the compiled graph and the (read-only) parameters.
 func (p *graphProber) call(targets, eps []float64) (pred []float64, tot, nz []wiener.Sym2, err error) {
 	b := p.b
-	args := []any{p.args[0], train.ToTensor(p.dt, targets, b.N, b.K, b.D), train.ToTensor(p.dt, eps, b.N, b.K, b.D), p.args[1]}
-	args = append(args, p.args[2:]...)
+	ones := make([]float64, b.K*p.L*2)
+	for i := range ones {
+		ones[i] = 1
+	}
+	args := []any{train.ToTensor(p.dt, b.History, b.N, b.Window, b.D), train.ToTensor(p.dt, targets, b.N, b.K, b.D),
+		train.ToTensor(p.dt, eps, b.N, b.K, b.D), train.ToTensor(p.dt, ones, b.K, p.L, 2)}
+	if b.J > 0 {
+		args = append(args, train.ToTensor(p.dt, b.Drive, b.N, b.Window-1+b.K, b.J))
+	}
 	outs, err := p.exec.Call(args...)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("appdiag: probe graph: %w", err)

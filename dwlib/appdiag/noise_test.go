@@ -267,6 +267,14 @@ func TestGainResponseGraph(t *testing.T) {
 	if len(r.Windows) != 4 || r.Windows[0].Origin != 2 || r.K != 5 || r.L != 2 || len(r.Levels) != 3 {
 		t.Fatalf("response %+v", r)
 	}
+	// The levels run concurrently; the numbers must not depend on it.
+	again, err := GainResponse(bk, f, units, g, false, NoiseConfig{Batches: 12, Seed: 1, Ratios: []float64{1}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again.Levels[0].Gains, r.Levels[1].Gains) || !slices.Equal(again.Levels[0].TraceM, r.Levels[1].TraceM) {
+		t.Errorf("ratio 1 alone gives gains %v, beside the other levels %v", again.Levels[0].Gains, r.Levels[1].Gains)
+	}
 	picks := []train.Pick{}
 	for _, w := range r.Windows {
 		picks = append(picks, train.Pick{Unit: w.Unit, Origin: w.Origin})
