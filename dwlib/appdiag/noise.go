@@ -311,7 +311,61 @@ func level(pr prober, pred, target []float64, N, K, D, L int, ratio float64, rms
 	return lv, nil
 }
 
-// meanGains returns the means of α and m over gains laid out [K][L][2].
+// TailSD returns the standard deviations of the mean gains α and m over the last half of the
+// batches (TraceAlpha, TraceM): how much the reported end values would move had the run stopped at
+// another batch once converged. It is 0 for fewer than 4 batches.
+func (lv NoiseLevel) TailSD() (alpha, m float64) {
+	sd := func(xs []float64) float64 {
+		if len(xs) < 4 {
+			return 0
+		}
+		xs = xs[len(xs)/2:]
+		mean, ss := 0.0, 0.0
+		for _, x := range xs {
+			mean += x / float64(len(xs))
+		}
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		return math.Sqrt(ss / float64(len(xs)-1))
+	}
+	return sd(lv.TraceAlpha), sd(lv.TraceM)
+}
+
+// TailMean returns the means of the mean gains α and m over the last half of the batches: the
+// converged value with the batch-to-batch wander averaged out (the authors report the last batch's
+// gains instead, MeanAlpha and MeanM). It is the last value for fewer than 4 batches, and
+// (MeanAlpha, MeanM) without a trace.
+func (lv NoiseLevel) TailMean() (alpha, m float64) {
+	if len(lv.TraceAlpha) == 0 || len(lv.TraceM) == 0 {
+		return lv.MeanAlpha, lv.MeanM
+	}
+	mean := func(xs []float64) float64 {
+		if len(xs) >= 4 {
+			xs = xs[len(xs)/2:]
+		} else {
+			xs = xs[len(xs)-1:]
+		}
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s / float64(len(xs))
+	}
+	return mean(lv.TraceAlpha), mean(lv.TraceM)
+}
+
+// WithTailMeans returns copies of levels whose MeanAlpha and MeanM are their TailMean, e.g. to
+// apply BothFall or Describe to the converged averages instead of the last batch.
+func WithTailMeans(levels []NoiseLevel) []NoiseLevel {
+	out := slices.Clone(levels)
+	for i := range out {
+		out[i].MeanAlpha, out[i].MeanM = out[i].TailMean()
+	}
+	return out
+}
+
+// MeanGains returns the means of α and m over gains laid out [K][L][2] (calib.Controller.Gains).
 func MeanGains(g []float64) (alpha, m float64) {
 	for i := 0; i < len(g); i += 2 {
 		alpha += g[i]

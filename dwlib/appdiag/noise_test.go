@@ -205,6 +205,20 @@ func TestBothFallAndMeans(t *testing.T) {
 	if d := Describe([]NoiseLevel{lv(4, .9, 0), lv(1, .95, 0)}); d != "not both falling: α rises at ρ 4→1; m stays at 0 at ρ 4→1" {
 		t.Errorf("Describe = %q", d)
 	}
+	tr := NoiseLevel{TraceAlpha: []float64{9, 9, 1, 3}, TraceM: []float64{0, 0, 2, 2}}
+	if a, m := tr.TailSD(); math.Abs(a-math.Sqrt2) > 1e-15 || m != 0 {
+		t.Errorf("TailSD = %v, %v; want √2 (sd of 1, 3) and 0", a, m)
+	}
+	if a, m := tr.TailMean(); a != 2 || m != 2 {
+		t.Errorf("TailMean = %v, %v; want 2, 2", a, m)
+	}
+	if a, _ := (NoiseLevel{TraceAlpha: []float64{5, 7}, TraceM: []float64{1, 1}}).TailMean(); a != 7 {
+		t.Errorf("TailMean of two batches = %v, want the last, 7", a)
+	}
+	tl := WithTailMeans([]NoiseLevel{lv(4, .1, .1), {Ratio: 1, TraceAlpha: []float64{1, 1, .5, .3}, TraceM: []float64{0, 0, .2, .2}}})
+	if tl[0].MeanAlpha != .1 || math.Abs(tl[1].MeanAlpha-.4) > 1e-15 || tl[1].MeanM != .2 {
+		t.Errorf("WithTailMeans = %+v", tl)
+	}
 	a, m := MeanGains([]float64{1, 0, 0.5, 0.5, 0, 1})
 	if a != 0.5 || m != 0.5 {
 		t.Errorf("MeanGains = %v, %v", a, m)
