@@ -22,4 +22,23 @@
 //   - Cached (cache.go): on-disk memoization of runs, see kernelext/runcache.
 //   - Profile / ByProfile (profile.go): the run size (quick, standard, paper)
 //     chosen by scripts/run-notebooks.sh through $DW_PROFILE.
+//
+// Plot helpers, so that no notebook cell carries more than a few lines of
+// plotting:
+//
+//   - HeatScale, HeatMap (heatmap.go): a matrix as a heat map on a fixed
+//     (or fitted, optionally logarithmic) colour scale with an overflow
+//     colour; ShowHeatGrid and HeatGridLayout (heatgrid.go): panels with one
+//     colour bar.
+//   - AddContours, ContourSegments and AddLevelCurves (contour.go): level sets
+//     at exactly the requested levels, traced on a grid or given in closed
+//     form.
+//   - Trace, NewPlot, AddTraces (trace.go): curves in a style of one's own;
+//     LineFamily and FamilyColor (family.go): one line per epoch, light to
+//     dark.
+//   - Rect, AddVeil, AddOutline, LabelledPoint, AddVMark (annotate.go), and
+//     IntegerTicks, TicksAt (ticks.go).
+//   - PerHorizonPlot, LossPlot, ValidationCurve, FlatCurve (runplots.go) and
+//     RegimePlots (regimeplots.go): the plots of trained runs beside their
+//     baselines.
 package kernelext

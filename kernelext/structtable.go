@@ -20,6 +20,8 @@ var FloatFormat = "%.4g"
 //	Steps  int     `table:",%d steps"`      // keep the field name, set format
 //	secret string                           // unexported: skipped
 //	Raw    []byte  `table:"-"`              // skipped
+//	Gains  string  `table:"(alpha, m)"`       // a name with commas
+//	W      Pair    `table:"w (a, b),%.3f"`    // the format follows the last comma
 //
 // Floats default to FloatFormat; fmt.Stringer and error values use their
 // String/Error; nil pointers give empty cells.
@@ -96,13 +98,22 @@ func columnsOf(typ reflect.Type) []column {
 		if tag == "-" {
 			continue
 		}
-		name, format, _ := strings.Cut(tag, ",")
+		name, format := splitTag(tag)
 		if name == "" {
 			name = f.Name
 		}
 		cols = append(cols, column{name: name, format: format, index: f.Index})
 	}
 	return cols
+}
+
+// splitTag splits a table tag into the column name and the format: the format is what follows
+// the last comma if that contains a '%' verb, so names may contain commas ("(alpha, m)").
+func splitTag(tag string) (name, format string) {
+	if i := strings.LastIndex(tag, ","); i >= 0 && strings.Contains(tag[i+1:], "%") {
+		return tag[:i], tag[i+1:]
+	}
+	return tag, ""
 }
 
 var (

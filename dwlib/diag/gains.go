@@ -65,6 +65,19 @@ func (g HorizonLayerGrid) Y(r int) float64 { return float64(r + 1) }
 // Z returns the value of horizon c+1, layer r+1.
 func (g HorizonLayerGrid) Z(c, r int) float64 { return g[c][r] }
 
+// Range returns the smallest and largest value of g (NaN values ignored; ±Inf for an all-NaN g).
+func (g HorizonLayerGrid) Range() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, row := range g {
+		for _, v := range row {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	return lo, hi
+}
+
 // LayerMeans returns the mean over layers of each horizon: out[k] = mean_l g[k][l].
 func (g HorizonLayerGrid) LayerMeans() []float64 {
 	out := make([]float64, len(g))

@@ -64,6 +64,12 @@ func TestHorizonLayerGrid(t *testing.T) {
 	if got, want := g.LayerMeans(), []float64{.5, .4}; !close(got[0], want[0], 1e-15) || !close(got[1], want[1], 1e-15) {
 		t.Errorf("LayerMeans = %v, want %v", got, want)
 	}
+	if lo, hi := g.Range(); lo != 0 || hi != 1 {
+		t.Errorf("Range = %v, %v, want 0, 1", lo, hi)
+	}
+	if lo, hi := (diag.HorizonLayerGrid{{math.NaN(), 2}, {-1, math.NaN()}}).Range(); lo != -1 || hi != 2 {
+		t.Errorf("Range with NaNs = %v, %v, want -1, 2", lo, hi)
+	}
 }
 
 // records builds DW epoch records with the given calibrations per epoch; epoch e has every alpha

@@ -65,3 +65,20 @@ func LogSpace(lo, hi float64, n int) []float64 {
 	out[0], out[n-1] = lo, hi
 	return out
 }
+
+// GainCurves holds the points of GainsVsSNR as columns, for plotting against the SNR.
+type GainCurves struct {
+	SNR, Alpha, M []float64
+	// UncAlpha and UncM are the unconstrained w_unc's two gains.
+	UncAlpha, UncM []float64
+}
+
+// Curves returns pts as columns.
+func Curves(pts []GainPoint) GainCurves {
+	var c GainCurves
+	for _, g := range pts {
+		c.SNR, c.Alpha, c.M = append(c.SNR, g.SNR), append(c.Alpha, g.Alpha), append(c.M, g.M)
+		c.UncAlpha, c.UncM = append(c.UncAlpha, g.Unconstrained[0]), append(c.UncM, g.Unconstrained[1])
+	}
+	return c
+}
