@@ -3,12 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 	"github.com/internal-dw/dwgo/kernelext"
 )
@@ -70,16 +67,10 @@ func cmdKSweep(args []string) error {
 	table := s.Markdown()
 	fmt.Fprint(stdout, table)
 	if *save {
-		root, err := data.FindRepoRoot("")
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(root, "data", "results", fmt.Sprintf("ksweep-%s-%s.md", rf.profile, *testbed))
 		header := fmt.Sprintf("# Training-horizon sweep: %s\n\nWritten by `%s`. Each checkpoint (minimum validation) is scored by eq. (8) at h = 1..H on the test split; curves are least-squares quadratics with non-negative curvature (eval.FitHorizonCurve).\n\n", *testbed, commandLine())
-		if err := os.WriteFile(path, []byte(header+table), 0o644); err != nil {
+		if err := saveResult(fmt.Sprintf("ksweep-%s-%s.md", rf.profile, *testbed), header+table); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "dw: wrote %s\n", path)
 	}
 	if len(s.Missing) > 0 {
 		return errors.New("some runs have not finished (listed under the table; -train trains them)")

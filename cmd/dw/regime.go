@@ -3,12 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
@@ -51,16 +48,10 @@ func cmdRegime(args []string) error {
 	table := experiment.RegimeMarkdown(*testbed, pts, bl)
 	fmt.Fprint(stdout, table)
 	if *save {
-		root, err := data.FindRepoRoot("")
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(root, "data", "results", "regime-"+*testbed+".md")
 		header := fmt.Sprintf("# Regime map: %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K); DW − Full is the paired difference over matched seeds with its 95%% Student-t interval; tr R/tr T, the share of gains exactly 0 and the mean gains are DW's final controller state; the baselines are scored under each profile's test protocol.\n\n", *testbed, commandLine())
-		if err := os.WriteFile(path, []byte(header+table), 0o644); err != nil {
+		if err := saveResult("regime-"+*testbed+".md", header+table); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "dw: wrote %s\n", path)
 	}
 	for _, p := range pts {
 		if len(p.Seeds) < len(seeds) {

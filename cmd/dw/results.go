@@ -85,3 +85,20 @@ func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets 
 	fmt.Fprintf(stderr, "dw: wrote %s.md, %s.json and %s-baselines.json\n", base, base, base)
 	return nil
 }
+
+// saveResult writes content to <repo>/data/results/name (the committed summaries) and says so.
+func saveResult(name, content string) error {
+	root, err := data.FindRepoRoot("")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(root, "data", "results", name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "dw: wrote %s\n", path)
+	return nil
+}

@@ -2,13 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
-	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
@@ -57,16 +54,10 @@ func cmdRuntime(args []string) error {
 	table := experiment.RuntimeMarkdown(cs)
 	fmt.Fprint(stdout, table)
 	if *save {
-		root, err := data.FindRepoRoot("")
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(root, "data", "results", "runtime-"+rf.profile+".md")
 		header := fmt.Sprintf("# Training time, Full BPTT vs Internal-DW\n\nWritten by `%s` (backend %s). s/epoch is the training loop; \"with validation\" adds each epoch's validation.\n\n", commandLine(), backend.Config())
-		if err := os.WriteFile(path, []byte(header+table), 0o644); err != nil {
+		if err := saveResult("runtime-"+rf.profile+".md", header+table); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "dw: wrote %s\n", path)
 	}
 	return nil
 }
