@@ -43,8 +43,9 @@ func cmdBaselines(args []string) error {
 	df.register(fs)
 	fs.BoolVar(&rf.force, "force", false, "rescore even where a valid cached file exists")
 	preset := fs.String("preset", "", "the testbeds, seeds and Ks of a named job list: "+strings.Join(experiment.PresetNames(), ", "))
-	testbeds := fs.String("testbeds", "", "comma-separated testbeds")
-	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
+	testbeds, seeds := new(string), new(string)
+	pluralFlag(fs, testbeds, "testbeds", "", "comma-separated testbeds")
+	pluralFlag(fs, seeds, "seeds", "0,1,2", "comma-separated seeds")
 	ks := fs.String("K", "", "comma-separated training horizons (default: the profile's K); the horizon is ceil(1.5K)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -60,7 +61,9 @@ func cmdBaselines(args []string) error {
 	}
 	if *preset != "" {
 		given := df.given()
-		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "testbeds" || f.Name == "seeds" || f.Name == "K" })
+		fs.Visit(func(f *flag.Flag) {
+			given = given || slices.Contains([]string{"testbed", "testbeds", "seed", "seeds", "K"}, f.Name)
+		})
 		if given {
 			return usageError{errors.New("-preset replaces -testbeds/-seeds/-K and -data; give one or the other")}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -40,7 +41,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
 	}
-	return nil
+	return checkSynonyms(fs)
 }
 
 // runFlags are the flags shared by train, config, sweep and table.
@@ -87,9 +88,11 @@ func cmdList(args []string) error {
 	return nil
 }
 
-// oneRun parses the flags that select a single run.
-func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, runFlags, *int, error) {
-	fs := newFlags(name, "(-testbed T | "+dataSynopsis+") -method M [-seed S] [-K K] [-profile P] [-config FILE] [flags]")
+// selectRuns parses the flags that select runs: one, or the product of -testbeds (or -data),
+// -methods, -seeds and -K lists, in that order.
+func selectRuns(name string, args []string, withResume bool) ([]experiment.RunConfig, runFlags, *int, error) {
+	fs := newFlags(name, "(-testbed T | "+dataSynopsis+") -method M [-seed S] [-K K] [-profile P] [-config FILE] [flags]\n"+
+		"  -testbed, -method, -seed and -K take comma-separated lists too (as in dw sweep); the runs are "+verbFor(name)+" in turn")
 	var rf runFlags
 	var df dataFlags
 	rf.register(fs)
@@ -97,77 +100,106 @@ func oneRun(name string, args []string, withResume bool) (experiment.RunConfig, 
 	if withResume {
 		rf.registerResume(fs)
 	}
-	testbed := fs.String("testbed", "", "testbed: "+strings.Join(experiment.Testbeds(), ", "))
-	method := fs.String("method", "", "method: "+strings.Join(experiment.Methods(), ", "))
-	seed := fs.Uint64("seed", 0, "experimental seed (split, initialisation, sampling)")
-	K := fs.Int("K", 0, "training horizon (0: the profile's K for the testbed)")
+	var testbeds, methods, seeds string
+	singleFlag(fs, &testbeds, "testbed", "", "testbed: "+strings.Join(experiment.Testbeds(), ", "))
+	singleFlag(fs, &methods, "method", "", "method: "+strings.Join(experiment.Methods(), ", "))
+	singleFlag(fs, &seeds, "seed", "0", "experimental seed (split, initialisation, sampling)")
+	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
 	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
 	stopAfter := new(int)
 	if withResume {
 		fs.IntVar(stopAfter, "stop-after", 0, "stop after this many epochs in this call (checkpoint kept; -resume continues)")
 	}
 	if err := parse(fs, args); err != nil {
-		return experiment.RunConfig{}, rf, nil, err
+		return nil, rf, nil, err
 	}
 	if err := rf.check(); err != nil {
-		return experiment.RunConfig{}, rf, nil, err
+		return nil, rf, nil, err
 	}
 	if *stopAfter < 0 {
-		return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-stop-after %d: must be >= 1 (or 0: train to the end)", *stopAfter)}
+		return nil, rf, nil, usageError{fmt.Errorf("-stop-after %d: must be >= 1 (or 0: train to the end)", *stopAfter)}
 	}
 	if *cfgFile != "" {
 		// The file is the whole configuration: a flag it replaces would be silently ignored.
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if slices.Contains([]string{"testbed", "method", "seed", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len"}, f.Name) {
+			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len"}, f.Name) {
 				given = append(given, "-"+f.Name)
 			}
 		})
 		if len(given) > 0 {
-			return experiment.RunConfig{}, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-data/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
+			return nil, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-data/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
 		}
 		c, err := experiment.ReadConfig(*cfgFile)
-		return c, rf, stopAfter, err
+		return []experiment.RunConfig{c}, rf, stopAfter, err
 	}
-	if *testbed != "" && df.given() {
-		return experiment.RunConfig{}, rf, nil, errTestbedAndData
+	if testbeds != "" && df.given() {
+		return nil, rf, nil, errTestbedAndData
 	}
-	if *testbed == "" && !df.given() || *method == "" {
-		return experiment.RunConfig{}, rf, nil, usageError{errors.New("-testbed and -method are required, or -data FILE and -method (dw list shows the valid names)")}
+	if testbeds == "" && !df.given() || methods == "" {
+		return nil, rf, nil, usageError{errors.New("-testbed and -method are required, or -data FILE and -method (dw list shows the valid names)")}
 	}
-	csv, err := df.csv()
-	if err != nil {
-		return experiment.RunConfig{}, rf, nil, err
+	grid := experiment.Grid{Testbeds: splitList(testbeds), Methods: splitList(methods)}
+	var err error
+	if grid.Data, err = df.csv(); err != nil {
+		return nil, rf, nil, err
 	}
-	var c experiment.RunConfig
-	if csv != nil {
-		c, err = experiment.ResolveCSV(rf.profile, csv, *method, *seed, *K)
-	} else {
-		c, err = experiment.Resolve(rf.profile, *testbed, *method, *seed, *K)
+	if grid.Seeds, err = parseSeeds(seeds); err != nil {
+		return nil, rf, nil, err
 	}
-	return c, rf, stopAfter, err
+	if grid.Ks, err = parseKs(*ks); err != nil {
+		return nil, rf, nil, err
+	}
+	cfgs, err := experiment.ResolveJobs(rf.profile, grid.Jobs())
+	return cfgs, rf, stopAfter, err
+}
+
+func verbFor(command string) string {
+	if command == "train" {
+		return "trained"
+	}
+	return "printed"
 }
 
 func cmdConfig(args []string) error {
-	c, _, _, err := oneRun("config", args, false)
+	cs, _, _, err := selectRuns("config", args, false)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\n", c.JSON())
+	for _, c := range cs {
+		fmt.Fprintf(stdout, "%s\n", c.JSON())
+	}
 	return nil
 }
 
+// cmdTrain trains the selected runs one after the other. -stop-after applies to each run; a run it
+// stopped early makes the exit status 75 after the others have had their turn.
 func cmdTrain(args []string) error {
-	c, rf, stopAfter, err := oneRun("train", args, true)
+	cs, rf, stopAfter, err := selectRuns("train", args, true)
 	if err != nil {
 		return err
 	}
-	opt := rf.options()
-	opt.StopAfter = *stopAfter
-	opt.Reporter = kernelext.NewReporter()
-	opt.Log = stderr
 	ctx, stop := interruptible()
 	defer stop()
+	var stopped error
+	for _, c := range cs {
+		err := trainOne(ctx, c, rf, *stopAfter)
+		if errors.Is(err, experiment.ErrStopped) {
+			stopped = err
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return stopped
+}
+
+func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfter int) error {
+	opt := rf.options()
+	opt.StopAfter = stopAfter
+	opt.Reporter = kernelext.NewReporter()
+	opt.Log = stderr
 	opt.Context = ctx
 	dir, err := opt.Dir(c)
 	if err != nil {
@@ -236,9 +268,9 @@ type gridFlags struct {
 func (g *gridFlags) register(fs *flag.FlagSet) {
 	g.data.register(fs)
 	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
-	fs.StringVar(&g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
-	fs.StringVar(&g.methods, "methods", "", "comma-separated methods (grid)")
-	fs.StringVar(&g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
+	pluralFlag(fs, &g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
+	pluralFlag(fs, &g.methods, "methods", "", "comma-separated methods (grid)")
+	pluralFlag(fs, &g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
 	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
 }

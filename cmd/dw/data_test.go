@@ -111,7 +111,7 @@ func TestCSVTrainResumeEvalTable(t *testing.T) {
 	if err := os.Remove(csv); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dw(t, "eval", "-run", runDir); err == nil || !strings.Contains(err.Error(), "dw eval -data FILE") {
+	if _, err := dw(t, "eval", "-run", runDir); err == nil || !strings.Contains(explain(err), "say where it is now (give -data FILE)") {
 		t.Errorf("dw eval after the file moved: %v", err)
 	}
 	if ev, err := dw(t, "eval", "-run", runDir, "-data", moved); err != nil || !strings.Contains(ev, score[1]) {

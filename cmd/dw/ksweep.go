@@ -17,16 +17,21 @@ func cmdKSweep(args []string) error {
 	var rf runFlags
 	rf.register(fs)
 	rf.registerResume(fs)
-	testbed := fs.String("testbed", "mackey-glass", "testbed")
+	testbed := new(string)
+	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")
 	ks := fs.String("K", "", "comma-separated training horizons, at least 3 (each at most H)")
 	H := fs.Int("H", 0, "the fixed evaluation horizon every checkpoint is scored at")
 	origins := fs.Int("origins", 0, "test origins per unit (0: each run's own)")
-	seedList := fs.String("seeds", "0,1,2", "comma-separated seeds")
-	methods := fs.String("methods", "full,dw", "comma-separated methods")
+	seedList, methods := new(string), new(string)
+	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
+	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
 	trainFirst := fs.Bool("train", false, "train (or resume) the grid's runs first; without it only finished runs are scored")
 	parallel := fs.Int("jobs", 1, "with -train: runs trained at once")
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/ksweep-<profile>-<testbed>.md")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := one(*testbed, "testbed", "ksweep"); err != nil {
 		return err
 	}
 	Ks, err := parseKs(*ks)

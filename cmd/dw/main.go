@@ -20,6 +20,11 @@
 //	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
 //	                                              training-horizon sweep and fitted K* (Figure 7)
 //
+// The flags that select runs have the same names everywhere, singular or plural, each a
+// comma-separated list: -testbed/-testbeds, -method/-methods, -seed/-seeds (and -K). dw train
+// -method full,dw -seed 0,1,2 trains the six runs in turn; dw sweep does the same grid with a table,
+// -jobs and -slurm.
+//
 // Your own data: wherever a command takes -testbed(s), -data FILE.csv takes its place (train,
 // config, sweep, table, baselines; the two are mutually exclusive). The file (plain or gzip) is
 // read as -data-spec SPEC.json (a data.CSVSpec) says, with -time, -state, -drive, -split and
@@ -61,7 +66,7 @@ type usageError struct{ error }
 func main() {
 	err := run(os.Args[1:])
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(os.Stderr, "dw:", err)
+		fmt.Fprintln(os.Stderr, "dw:", explain(err))
 	}
 	os.Exit(exitCode(err))
 }

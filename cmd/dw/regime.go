@@ -17,10 +17,14 @@ func cmdRegime(args []string) error {
 	rf.register(fs)
 	profiles := fs.String("profiles", strings.Join([]string{experiment.PaperCPU, experiment.PaperCPUA1, experiment.PaperCPUA1Fast}, ","),
 		"comma-separated profiles, smallest training budget first")
-	testbed := fs.String("testbed", "mackey-glass", "testbed")
-	seedList := fs.String("seeds", "0,1,2", "comma-separated seeds")
+	testbed, seedList := new(string), new(string)
+	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")
+	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/regime-<testbed>.md")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := one(*testbed, "testbed", "regime"); err != nil {
 		return err
 	}
 	seeds, err := parseSeeds(*seedList)

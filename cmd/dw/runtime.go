@@ -16,12 +16,14 @@ func cmdRuntime(args []string) error {
 	fs := newFlags("runtime", "-profile P -testbeds a,b [-repeats 3] [-warmup 1] [-timed 3] [-seed S] [-save]")
 	var rf runFlags
 	rf.register(fs)
-	testbeds := fs.String("testbeds", "mackey-glass", "comma-separated testbeds")
+	testbeds := new(string)
+	pluralFlag(fs, testbeds, "testbeds", "mackey-glass", "comma-separated testbeds")
 	p := experiment.PaperRuntimeProtocol
 	fs.IntVar(&p.Repeats, "repeats", p.Repeats, "paired repeats (order alternates)")
 	fs.IntVar(&p.Warmup, "warmup", p.Warmup, "epochs discarded at the start of each run")
 	fs.IntVar(&p.Timed, "timed", p.Timed, "epochs timed after the warm-up (their median is the run's s/epoch)")
-	seed := fs.Uint64("seed", 0, "seed of the timed runs")
+	seedFlag := new(string)
+	singleFlag(fs, seedFlag, "seed", "0", "seed of the timed runs")
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/runtime-<profile>.md")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -29,6 +31,15 @@ func cmdRuntime(args []string) error {
 	if err := p.Validate(); err != nil {
 		return usageError{err}
 	}
+	seedOne, err := one(*seedFlag, "seed", "runtime")
+	if err != nil {
+		return err
+	}
+	seedList, err := parseSeeds(seedOne)
+	if err != nil {
+		return err
+	}
+	seed := &seedList[0]
 	opt := rf.options()
 	opt.Log = stderrLog("dw: ")
 	var cs []experiment.RuntimeComparison

@@ -72,7 +72,7 @@ func loadOrGenerate(dir, name, key string, gen func() ([]Series, error)) ([]Seri
 		return nil, res, err
 	}
 	if err := writeCache(path, encodeCache(s, key)); err != nil {
-		return nil, res, fmt.Errorf("data: writing cache %s: %w (set Options.NoCache to skip caching)", path, err)
+		return nil, res, needsSetting(fmt.Errorf("data: writing cache %s: %w", path, err), "NoCache", "CacheDir")
 	}
 	return s, res, nil
 }

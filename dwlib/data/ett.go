@@ -81,5 +81,5 @@ func ettFile(dir, name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("data: %s: neither %s.csv.gz nor %s.csv found in %s (set Options.ETTDir)", name, base, base, dir)
+	return "", needsSetting(fmt.Errorf("data: %s: neither %s.csv.gz nor %s.csv found in %s", name, base, base, dir), "ETTDir")
 }

@@ -2,10 +2,12 @@ package data
 
 import (
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -254,5 +256,15 @@ func TestLoadETTErrors(t *testing.T) {
 	}
 	if _, err := Load("ettm2", Options{NumTraj: 3}); err == nil || !strings.Contains(err.Error(), "chronological") {
 		t.Errorf("NumTraj for ETT: %v", err)
+	}
+}
+
+// TestMissingETTNamesTheSetting: a missing ETT file is a SettingError naming data.Options.ETTDir,
+// so callers can name their own way to set it.
+func TestMissingETTNamesTheSetting(t *testing.T) {
+	_, err := Load("ettm2", Options{ETTDir: t.TempDir()})
+	var se *SettingError
+	if !errors.As(err, &se) || !slices.Equal(se.Settings, []string{"data.Options.ETTDir"}) || !strings.HasSuffix(err.Error(), "(set data.Options.ETTDir)") {
+		t.Errorf("Load ettm2 from an empty directory: %v, want a SettingError naming data.Options.ETTDir", err)
 	}
 }

@@ -41,7 +41,7 @@ func FindRepoRoot(start string) (string, error) {
 func DefaultETTDir() (string, error) {
 	root, err := FindRepoRoot("")
 	if err != nil {
-		return "", fmt.Errorf("%w (set Options.ETTDir)", err)
+		return "", needsSetting(err, "ETTDir")
 	}
 	return filepath.Join(filepath.Dir(root), "shared", "data", "ett"), nil
 }
@@ -50,7 +50,7 @@ func DefaultETTDir() (string, error) {
 func DefaultCacheDir() (string, error) {
 	root, err := FindRepoRoot("")
 	if err != nil {
-		return "", fmt.Errorf("%w (set Options.CacheDir or Options.NoCache)", err)
+		return "", needsSetting(err, "CacheDir", "NoCache")
 	}
 	return filepath.Join(root, "data", "cache"), nil
 }

@@ -96,7 +96,7 @@ func (d *CSVData) dataset(name string, length int, path string) (*data.Dataset, 
 	}
 	b, sum, err := readHashed(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (if the file moved, give its new place: dw eval -data FILE, Options.DataFile)", err)
+		return nil, &data.SettingError{Err: fmt.Errorf("%w; if the file moved, say where it is now", err), Settings: []string{"experiment.Options.DataFile"}}
 	}
 	if sum != d.SHA256 {
 		return nil, fmt.Errorf("experiment: %s: the file's SHA-256 is %s, but the run %s was made with %s: the file changed. "+
