@@ -46,8 +46,8 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 // runFlags are the flags shared by train, config, sweep and table.
 type runFlags struct {
-	profile, runs, cache, ett string
-	resume, force             bool
+	profile, runs, cache, ett, archive string
+	resume, force                      bool
 }
 
 func (r *runFlags) register(fs *flag.FlagSet) {
@@ -55,6 +55,7 @@ func (r *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.runs, "runs", "", "root of the run directories (default <repo>/data/runs)")
 	fs.StringVar(&r.cache, "cache", "", "cache of generated trajectories (default <repo>/data/cache)")
 	fs.StringVar(&r.ett, "ett", "", "directory of ETTm1.csv.gz and ETTm2.csv.gz (default <repo>/../shared/data/ett)")
+	fs.StringVar(&r.archive, "archive", "", "archive of finished results read when a run directory has none (default <repo>/data/results/runs with the default -runs)")
 }
 
 func (r *runFlags) registerResume(fs *flag.FlagSet) {
@@ -71,7 +72,7 @@ func (r *runFlags) check() error {
 }
 
 func (r *runFlags) options() experiment.Options {
-	return experiment.Options{RunsDir: r.runs, Resume: r.resume, Force: r.force, DataCache: r.cache, ETTDir: r.ett}
+	return experiment.Options{RunsDir: r.runs, Resume: r.resume, Force: r.force, DataCache: r.cache, ETTDir: r.ett, Archive: r.archive}
 }
 
 func cmdList(args []string) error {
@@ -473,12 +474,11 @@ func cmdTable(args []string) error {
 	var rs []*experiment.Result
 	var missing []string
 	for _, c := range cfgs {
-		dir, err := rf.options().Dir(c)
+		r, _, err := experiment.ReadFinished(c, rf.options())
 		if err != nil {
 			return err
 		}
-		r, err := experiment.ReadResult(filepath.Join(dir, experiment.ResultFile))
-		if err != nil {
+		if r == nil {
 			missing = append(missing, c.Name())
 			continue
 		}

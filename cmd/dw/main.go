@@ -41,6 +41,12 @@
 // <runs>/<profile>/<testbed>/baselines-K<K>-s<seed>.json (rescored when the protocol, the data
 // options or the data change; -baselines=false leaves them out).
 //
+// dw archive copies the result.json of finished runs (no checkpoints: kilobytes, not megabytes)
+// into data/results/runs/<profile>/<testbed>/<run>/, which is committed: wherever a run directory
+// holds no result, train, table, regime and the notebooks read it from there, so a fresh clone
+// shows the project's finished runs without training them again (-archive DIR reads another;
+// -force ignores it).
+//
 // Runs live under data/runs/<profile>/<testbed>/<method>-K<K>-s<seed>/ (config.json, result.json,
 // last.ckpt, best.ckpt, and while a run works there its lock file); -runs changes the root. A
 // second dw on a directory in use is refused, naming the first. Exit codes: 0 success, 1 failure,
@@ -107,6 +113,7 @@ var commands = []struct {
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
+	{"archive", "copy finished runs' results (no checkpoints) into the committed archive", cmdArchive},
 }
 
 func run(args []string) error {

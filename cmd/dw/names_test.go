@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestSameFlagNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range got {
-		if !strings.Contains(table, m[1][:6]) {
+		if !strings.Contains(table, rounded(t, m[1])) {
 			t.Errorf("table does not show train's rel-L2 %s:\n%s", m[1], table)
 		}
 	}
@@ -48,6 +49,16 @@ func TestSameFlagNames(t *testing.T) {
 	if fmt.Sprint(seeds) != "[0 1]" {
 		t.Errorf("dw config -seed 0,1 printed seeds %v, want [0 1]", seeds)
 	}
+}
+
+// rounded is a printed score as the table shows it (4 decimals).
+func rounded(t *testing.T, score string) string {
+	t.Helper()
+	v, err := strconv.ParseFloat(score, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("| %.4f |", v)
 }
 
 func TestSynonymsRefused(t *testing.T) {

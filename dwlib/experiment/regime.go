@@ -1,11 +1,8 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -124,21 +121,15 @@ func controllerSummary(r *Result) (noiseShare, closed, meanAlpha, meanM float64)
 	return noiseShare, float64(zeros) / n, 2 * meanAlpha / n, 2 * meanM / n
 }
 
-// FinishedRun returns the result of a finished run (at the profile's K) under opt.RunsDir, or nil
+// FinishedRun returns the result of a finished run (at the profile's K) under opt.RunsDir or in
+// the archive (ReadFinished), or nil
 // if it has not finished or not started. It never trains.
 func FinishedRun(opt Options, profile, testbed, method string, seed uint64) (*Result, error) {
 	cfg, err := Resolve(profile, testbed, method, seed, 0)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := opt.Dir(cfg)
-	if err != nil {
-		return nil, err
-	}
-	r, err := ReadResult(filepath.Join(dir, ResultFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	r, _, err := ReadFinished(cfg, opt)
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	DataCache string
 	// ETTDir holds the ETT CSV files ("": data's default, ../shared/data/ett).
 	ETTDir string
+	// Archive is a read-only tree of finished results laid out like RunsDir (archive.go), read
+	// when a run directory holds no result ("": <repo>/data/results/runs when RunsDir is also the
+	// default, none otherwise).
+	Archive string
 	// DataFile, when set, is read instead of the path a CSV run recorded (the file moved); its
 	// SHA-256 must still be the run's.
 	DataFile string
@@ -129,7 +133,7 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	// A finished run is read back without the lock (its files are only ever replaced atomically),
 	// so reading results never waits for, or is refused by, a run working in the same directory.
 	if !opt.Force {
-		if r, err := ReadResult(filepath.Join(dir, ResultFile)); err == nil && sameRun(r, cfg, opt, "") == nil {
+		if r, _, err := ReadFinished(cfg, opt); err == nil && r != nil {
 			return r, nil
 		}
 	}

@@ -1,0 +1,103 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/internal-dw/dwgo/dwlib/data"
+)
+
+// The archive is a read-only tree of finished runs' results, laid out like the run directories
+// (<archive>/<profile>/<testbed>/<run>/result.json) and small enough to commit: checkpoints stay
+// behind, so a fresh clone reads the project's finished runs back (tables, regime maps,
+// notebooks) without training them again, while anything that needs the parameters (dw eval,
+// diagnostics at a checkpoint) still needs the run itself. A result in the run directory comes
+// first; Force ignores the archive.
+
+// DefaultArchiveDir is <repo>/data/results/runs, the archive committed with the project.
+func DefaultArchiveDir() (string, error) {
+	root, err := data.FindRepoRoot("")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "data", "results", "runs"), nil
+}
+
+// archiveDir is where finished results are also looked for: opt.Archive, or the project's archive
+// when the run directories are the project's too ("" when neither: a test's or a user's own
+// RunsDir never reads the project's results by surprise).
+func (opt Options) archiveDir() string {
+	switch {
+	case opt.Archive != "":
+		return opt.Archive
+	case opt.RunsDir != "":
+		return ""
+	}
+	dir, err := DefaultArchiveDir()
+	if err != nil {
+		return ""
+	}
+	return dir
+}
+
+// ReadFinished returns the result of cfg's finished run from its run directory or, failing that,
+// from the archive, with the file it came from; nil (and no error) when neither has it. A result
+// that is there but unreadable or of another configuration is an error naming the file.
+func ReadFinished(cfg RunConfig, opt Options) (*Result, string, error) {
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	paths := []string{filepath.Join(dir, ResultFile)}
+	if a := opt.archiveDir(); a != "" {
+		paths = append(paths, filepath.Join(a, filepath.FromSlash(cfg.Name()), ResultFile))
+	}
+	for _, p := range paths {
+		r, err := ReadResult(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, p, err
+		}
+		if err := sameRun(r, cfg, opt, p); err != nil {
+			return nil, p, err
+		}
+		return r, p, nil
+	}
+	return nil, "", nil
+}
+
+// ArchiveRun copies the result of cfg's finished run from its run directory into the archive
+// (opt.Archive, or the project's) and returns the file written. An unfinished run is an error.
+func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(dir, ResultFile)
+	r, err := ReadResult(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("experiment: %s has not finished (no %s)", cfg.Name(), src)
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := sameRun(r, cfg, opt, src); err != nil {
+		return "", err
+	}
+	archive := opt.Archive
+	if archive == "" {
+		if archive, err = DefaultArchiveDir(); err != nil {
+			return "", err
+		}
+	}
+	dst := filepath.Join(archive, filepath.FromSlash(cfg.Name()), ResultFile)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	return dst, WriteResult(dst, r)
+}

@@ -1,0 +1,82 @@
+package experiment
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestArchive: a finished run's result, archived, is read back from the archive by Run and
+// FinishedRun with an empty run tree (nothing trained, nothing written there); Force ignores it;
+// an unfinished run cannot be archived; a result of another configuration is refused by name.
+func TestArchive(t *testing.T) {
+	cfg, err := Resolve(Quick, "narma5", "dw", 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, archive, empty := quickOptions(t), t.TempDir(), t.TempDir()
+	if _, err := ArchiveRun(cfg, Options{RunsDir: src.RunsDir, Archive: archive}); err == nil || !strings.Contains(err.Error(), "has not finished") {
+		t.Errorf("archiving an unstarted run: %v, want \"has not finished\"", err)
+	}
+	want, err := Run(cfg, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := ArchiveRun(cfg, Options{RunsDir: src.RunsDir, Archive: archive})
+	if err != nil || dst != filepath.Join(archive, "quick", "narma5", "dw-K8-s4", ResultFile) {
+		t.Fatalf("ArchiveRun = %q, %v", dst, err)
+	}
+
+	opt := Options{RunsDir: empty, Archive: archive, DataCache: src.DataCache}
+	got, err := Run(cfg, opt)
+	if err != nil || got.Test.RelL2 != want.Test.RelL2 || len(got.Epochs) != len(want.Epochs) {
+		t.Fatalf("Run from the archive: %v, %v; want test rel-L2 %v", got, err, want.Test.RelL2)
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("reading an archived run wrote %d entries into the run tree", len(entries))
+	}
+	fin, err := FinishedRun(opt, Quick, "narma5", "dw", 4)
+	if err != nil || fin == nil || fin.Test.RelL2 != want.Test.RelL2 {
+		t.Errorf("FinishedRun from the archive: %v, %v", fin, err)
+	}
+	if r, _, err := ReadFinished(cfg, Options{RunsDir: empty}); r != nil || err != nil {
+		t.Errorf("without an archive, an empty run tree has a result: %v, %v", r, err)
+	}
+
+	forced := opt
+	forced.Force = true
+	if _, err := Run(cfg, forced); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(empty, "quick", "narma5", "dw-K8-s4", ResultFile)); err != nil {
+		t.Errorf("Force did not train into the run tree: %v", err)
+	}
+
+	other, err := Resolve(Quick, "narma5", "dw", 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(archive, filepath.FromSlash(other.Name()), ResultFile)
+	if err := os.MkdirAll(filepath.Dir(foreign), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteResult(foreign, want); err != nil {
+		t.Fatal(err)
+	}
+	if _, p, err := ReadFinished(other, Options{RunsDir: t.TempDir(), Archive: archive}); err == nil || p != foreign || !strings.Contains(err.Error(), foreign) {
+		t.Errorf("a result of another configuration in the archive: %q, %v; want an error naming it", p, err)
+	}
+}
+
+func TestArchiveDefaults(t *testing.T) {
+	if got := (Options{RunsDir: t.TempDir()}).archiveDir(); got != "" {
+		t.Errorf("with a run tree of its own, the archive is %q, want none", got)
+	}
+	if got := (Options{}).archiveDir(); !strings.HasSuffix(got, filepath.Join("data", "results", "runs")) {
+		t.Errorf("default archive %q, want <repo>/data/results/runs", got)
+	}
+	if got := (Options{RunsDir: "x", Archive: "y"}).archiveDir(); got != "y" {
+		t.Errorf("explicit archive %q, want y", got)
+	}
+}
