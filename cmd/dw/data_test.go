@@ -2,15 +2,18 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
@@ -221,5 +224,39 @@ func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCSVSpecFlagsRoundTrip checks data.CSVSpec.Flags against this command's flag parser: the
+// flags a spec prints read the file exactly as the spec does.
+func TestCSVSpecFlagsRoundTrip(t *testing.T) {
+	csv := hourlyCSV(t, t.TempDir(), 1000)
+	for _, spec := range []data.CSVSpec{
+		{},
+		{Time: "timestamp", State: []string{"load"}, Drive: []string{"temperature"}, Split: data.CSVSplit{Train: 0.6, Val: 0.2, Test: 0.2}, UnitLen: 96},
+		{Drive: []string{"temperature"}, Split: data.CSVSplit{ValStart: "2023-02-01", TestStart: "2023-02-06", End: "2023-02-10"}},
+		{Time: data.TimeNone, State: []string{"temperature", "load"}, UnitLen: 50},
+	} {
+		flags, err := spec.Flags()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d dataFlags
+		fs := flag.NewFlagSet("dw", flag.ContinueOnError)
+		d.register(fs)
+		if err := fs.Parse(append([]string{"-data", csv}, flags...)); err != nil {
+			t.Fatalf("%q: %v", flags, err)
+		}
+		got, err := d.csv()
+		if err != nil {
+			t.Fatalf("%q: %v", flags, err)
+		}
+		want, err := experiment.NewCSVData(csv, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Spec, want.Spec) {
+			t.Errorf("flags %q read the file as\n%+v\nthe spec reads it as\n%+v", flags, got.Spec, want.Spec)
+		}
 	}
 }

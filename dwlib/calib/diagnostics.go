@@ -28,10 +28,35 @@ type Route struct {
 // Route returns the committed state of step k (0-based) and layer l. It
 // panics if k or l is out of range.
 func (c *Controller) Route(k, l int) Route {
+	return c.route(&c.cur, k, l)
+}
+
+// StagedRoute returns the state that a pending calibration has staged for step
+// k and layer l, which Commit will make current, and true; or the zero Route
+// and false when nothing is staged. It panics if k or l is out of range.
+func (c *Controller) StagedRoute(k, l int) (Route, bool) {
+	if c.staged == nil {
+		c.route(&c.cur, k, l) // range check
+		return Route{}, false
+	}
+	return c.route(c.staged, k, l), true
+}
+
+// StagedGains returns a copy of the gains a pending calibration has staged,
+// laid out like [Controller.Gains], or nil when nothing is staged. Until
+// Commit the task backward still uses [Controller.Gains].
+func (c *Controller) StagedGains() []float64 {
+	if c.staged == nil {
+		return nil
+	}
+	return slices.Clone(c.staged.gains)
+}
+
+func (c *Controller) route(m *moments, k, l int) Route {
 	if k < 0 || k >= c.cfg.K || l < 0 || l >= c.cfg.L {
 		panic(fmt.Sprintf("calib: Route(%d, %d) out of range K=%d, L=%d", k, l, c.cfg.K, c.cfg.L))
 	}
-	i, m := k*c.cfg.L+l, &c.cur
+	i := k*c.cfg.L + l
 	return Route{
 		Gains:     [2]float64{m.gains[2*i], m.gains[2*i+1]},
 		T:         m.T[i],

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -37,6 +38,23 @@ type StepResult struct {
 	Loss        float64 // task rel-L2 of the microbatch, before the update
 	GradNorm    float64 // global norm of the accumulated gradient before clipping (Step and Apply only)
 	Calibration bool    // whether this microbatch ran the route probes
+	// Gains are the gains this microbatch's task backward used, [K][L][2] flat: for Internal-DW
+	// the gains committed before it (a calibration of this microbatch acts from the next one on).
+	Gains []float64
+	// Probes are the route moments of this microbatch's two probes (Internal-DW calibration
+	// microbatches only, nil otherwise), exactly as passed to calib.Controller.Stage.
+	Probes *ProbeMoments
+}
+
+// ProbeMoments are one calibration's raw probe observations (App. C.3): for every rollout step k
+// and layer l (index k*L+l), the reduced two-route moments (1/D_l)·dᵀd, summed over the batch, of
+// the total probe q_tot (Tot) and of the noise probe q_noise (Noise); Ready[k] says whether the
+// noise sampler had a committed template at step k (where it had not, Noise is not an estimate of
+// R and the controller ignores it). Feeding them to a calib.Controller in the same order
+// reproduces the trainer's gains.
+type ProbeMoments struct {
+	Tot, Noise []wiener.Sym2
+	Ready      []bool
 }
 
 // NewTrainer compiles nothing yet: graphs are built on the first step of each kind. It adds the
@@ -149,7 +167,7 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 	if chunk <= 0 || calibrate || b.N <= chunk {
 		chunk = b.N
 	}
-	res := StepResult{Calibration: calibrate}
+	res := StepResult{Calibration: calibrate, Gains: t.Gains()}
 	var residuals []float64
 	var tot, nz []wiener.Sym2
 	var ready []bool
@@ -175,6 +193,7 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 		if err := checkMoments(t.model.NumLayers(), t.cfg.LR, tot, nz); err != nil {
 			return res, err
 		}
+		res.Probes = &ProbeMoments{Tot: slices.Clone(tot), Noise: slices.Clone(nz), Ready: slices.Clone(ready)}
 	}
 	if t.ctrl != nil {
 		// Algorithm 1: the gradient above used the committed gains; now stage and commit.
