@@ -31,8 +31,12 @@ type HeatScale struct {
 	Log bool
 	// Steps is the number of colours of the heat map's palette (0: 101).
 	Steps int
-	// Over and Under colour the values above Max and below Min; nil leaves them undrawn.
+	// Over and Under colour the values above Max and below Min; nil leaves them undrawn, unless
+	// Clip is set.
 	Over, Under color.Color
+	// Clip draws values outside [Min, Max] in the palette's end colours (where Over and Under
+	// are nil), as a colour bar labelled "clipped" promises.
+	Clip bool
 	// Label is the colour bar's axis label.
 	Label string
 	// Ticks are the colour bar's ticks in the data's units, labelled with fmt.Sprint; those outside
@@ -113,6 +117,14 @@ func (s HeatScale) HeatLayer(g plotter.GridXYZ) (*plotter.HeatMap, error) {
 	h := plotter.NewHeatMap(g, pal)
 	h.Min, h.Max = s.scaled(s.Min), s.scaled(s.Max)
 	h.Overflow, h.Underflow = s.Over, s.Under
+	if cs := pal.Colors(); s.Clip {
+		if h.Overflow == nil {
+			h.Overflow = cs[len(cs)-1]
+		}
+		if h.Underflow == nil {
+			h.Underflow = cs[0]
+		}
+	}
 	c, r := g.Dims()
 	h.Rasterized = c*r > RasterizeAbove
 	s.Colors.SetMin(h.Min)

@@ -70,6 +70,32 @@ func TestHeatLayerFixedScale(t *testing.T) {
 	}
 }
 
+// TestHeatLayerClip: a clipped scale draws values beyond its range in the palette's end colours,
+// and an explicit Over colour still wins.
+func TestHeatLayerClip(t *testing.T) {
+	red := color.RGBA{R: 220, A: 255}
+	for _, tc := range []struct {
+		s          HeatScale
+		over, unde bool // want the palette's end colour
+	}{
+		{HeatScale{Colors: moreland.Kindlmann(), Min: 0, Max: 1, Clip: true}, true, true},
+		{HeatScale{Colors: moreland.Kindlmann(), Min: 0, Max: 1, Clip: true, Over: red}, false, true},
+		{HeatScale{Colors: moreland.Kindlmann(), Min: 0, Max: 1}, false, false},
+	} {
+		h, err := tc.s.HeatLayer(gains)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pal := h.Palette.Colors()
+		if got := h.Overflow != nil && sameColor(h.Overflow, pal[len(pal)-1]); got != tc.over {
+			t.Errorf("%+v: overflow %v, want the palette's last colour: %v", tc.s, h.Overflow, tc.over)
+		}
+		if got := h.Underflow != nil && sameColor(h.Underflow, pal[0]); got != tc.unde {
+			t.Errorf("%+v: underflow %v, want the palette's first colour: %v", tc.s, h.Underflow, tc.unde)
+		}
+	}
+}
+
 func TestHeatLayerLog(t *testing.T) {
 	pos := grid{C: 3, R: 3, X0: 1, DX: 1, Y0: 1, DY: 1, F: func(x, y float64) float64 { return x * y }}
 	s := HeatScale{Colors: moreland.SmoothBlueRed(), Log: true, Steps: 16}.Fit(pos)

@@ -188,12 +188,20 @@ func NewSession(bk compute.Backend, f Model, tcfg Config, fcfg FitConfig, train,
 	if err != nil {
 		return nil, err
 	}
-	src := rand.NewPCG(fcfg.Seed, 0x77696e646f7773)
+	src := rand.NewPCG(fcfg.Seed, windowStream)
 	return &Session{
 		cfg: fcfg, meta: meta, geo: geo, f: f, tr: tr, pred: pred, train: train, val: Units(val, mc.BurnIn),
 		winSrc: src, win: rand.New(src), bestVal: math.Inf(1),
 	}, nil
 }
+
+// windowStream is the PCG stream of a session's window draws (seeded with FitConfig.Seed).
+const windowStream = 0x77696e646f7773
+
+// WindowRand returns the generator a Session with FitConfig.Seed = seed draws its training
+// windows from (EpochPicks, epoch after epoch): stepping a Trainer by hand through the minibatches
+// drawn from it reproduces the session's first minibatches exactly.
+func WindowRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, windowStream)) }
 
 // Trainer returns the session's trainer.
 func (s *Session) Trainer() *Trainer { return s.tr }
