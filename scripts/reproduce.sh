@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# reproduce.sh: the reproduction's long runs (issue 9), in priority order, resumable, archived.
+#
+# Each stage is one `dw sweep ... -resume -save` (its table and baselines into data/results/) followed
+# by `dw archive` of the runs it finished (their result.json into data/results/runs/, committed):
+# a run already archived is read back, not trained, so the script picks up where any earlier
+# machine left off, and a stage interrupted (Ctrl-C, -stop-after, a wall-time limit) continues
+# from its last epoch checkpoint on the same machine.
+#
+# Usage: scripts/reproduce.sh [--list] [--jobs N] [STAGE ...]
+#   --list     print the stages and their commands, run nothing
+#   --jobs N   runs trained at once (default 2; the machine's cores / 1 process each)
+#   STAGE      run only these stages (default: all, in order)
+# Environment: GOMLX_BACKEND as for dw (e.g. a PJRT plugin on a GPU machine); DW_BIN, a dw binary
+# to use instead of building bin/dw.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# name | profile | dw grid flags | label of the saved table
+STAGES=(
+  "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0|mg"
+  "narma-dmg|paper-cpu|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
+  "mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "controls|paper-cpu|-testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0|mg-controls"
+  "regime-a1|paper-cpu-a1|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "regime-a1-lr1e-3|paper-cpu-a1-lr1e-3|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+)
+
+jobs=2
+list=0
+want=()
+while (($#)); do
+  case "$1" in
+    --list) list=1; shift ;;
+    --jobs) jobs="${2:?--jobs wants a number}"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "reproduce: unknown option $1 (try --help)" >&2; exit 2 ;;
+    *) want+=("$1"); shift ;;
+  esac
+done
+
+names=()
+for s in "${STAGES[@]}"; do names+=("${s%%|*}"); done
+for w in "${want[@]+"${want[@]}"}"; do
+  [[ " ${names[*]} " == *" $w "* ]] || { echo "reproduce: unknown stage $w; stages: ${names[*]}" >&2; exit 2; }
+done
+
+dw="${DW_BIN:-}"
+if [[ -z "$dw" && "$list" == 0 ]]; then
+  mkdir -p bin
+  go build -o bin/dw ./cmd/dw
+  dw="$ROOT/bin/dw"
+fi
+
+for s in "${STAGES[@]}"; do
+  IFS='|' read -r name profile grid label <<<"$s"
+  if ((${#want[@]})) && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
+  # shellcheck disable=SC2086 # grid is a list of flags
+  sweep=(sweep -profile "$profile" $grid -jobs "$jobs" -resume -save -label "$label")
+  # shellcheck disable=SC2086
+  archive=(archive -profile "$profile" $grid)
+  if [[ "$list" == 1 ]]; then
+    echo "$name: dw ${sweep[*]} && dw ${archive[*]}"
+    continue
+  fi
+  echo "reproduce: stage $name ($(date -u +%H:%M:%S))"
+  "$dw" "${sweep[@]}"
+  "$dw" "${archive[@]}"
+done
