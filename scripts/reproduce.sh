@@ -25,6 +25,7 @@ STAGES=(
   "controls|paper-cpu|-testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0|mg-controls"
   "regime-a1|paper-cpu-a1|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "regime-a1-lr1e-3|paper-cpu-a1-lr1e-3|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "regime-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
 )
 
 jobs=2

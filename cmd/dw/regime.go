@@ -15,7 +15,7 @@ func cmdRegime(args []string) error {
 	fs := newFlags("regime", "-profiles p1,p2,... [-testbed T] [-seeds 0,1,2] [-save]")
 	var rf runFlags
 	rf.register(fs)
-	profiles := fs.String("profiles", strings.Join([]string{experiment.PaperCPU, experiment.PaperCPUA1, experiment.PaperCPUA1Fast}, ","),
+	profiles := fs.String("profiles", strings.Join([]string{experiment.PaperCPU, experiment.PaperCPUA1, experiment.PaperCPUA1Fast, experiment.PaperCPUA1Long}, ","),
 		"comma-separated profiles, smallest training budget first")
 	testbed, seedList := new(string), new(string)
 	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")

@@ -70,6 +70,24 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 	if err != nil || c.Model.Hidden != 32 || c.Fit.Accumulate != 8 || c.Model.Norm != model.NormLayer {
 		t.Errorf("paper-cpu is not the released configuration at width 32: %v\n%s", err, c.JSON())
 	}
+	// The regime map's budgets: one step per microbatch; then 10x the LR; then as long as
+	// validation keeps improving.
+	for _, tc := range []struct {
+		profile         string
+		lr              float64
+		epochs, accum   int
+		patience, width int
+	}{
+		{PaperCPUA1, 1e-4, 25, 1, 20, 32},
+		{PaperCPUA1Fast, 1e-3, 25, 1, 20, 32},
+		{PaperCPUA1Long, 1e-3, 100, 1, 20, 32},
+	} {
+		c, err := Resolve(tc.profile, "mackey-glass", "full", 0, 0)
+		if err != nil || c.Train.LR != tc.lr || c.Fit.Epochs != tc.epochs || c.Fit.Accumulate != tc.accum || c.Fit.MicroTrajectories != 4 ||
+			c.Fit.Patience != tc.patience || c.Model.Hidden != tc.width {
+			t.Errorf("%s: %v\n%s", tc.profile, err, c.JSON())
+		}
+	}
 }
 
 func TestPaperTextProfileIsThePaper(t *testing.T) {

@@ -28,6 +28,8 @@ import (
 //	paper-cpu-a1        one Adam step per microbatch: 7 steps per epoch instead of 1 (LR 1e-4),
 //	                    at most 25 epochs (175 steps)
 //	paper-cpu-a1-lr1e-3 the same at LR 1e-3: 175 steps at 10x the LR, 17.5x the authors' LR × steps
+//	paper-cpu-a1-long   the same for up to 100 epochs (700 steps), stopped when validation has not
+//	                    improved for 20 epochs: a model trained until validation stops improving
 //
 // docs/paper-vs-code.md lists where the text and the released code disagree; profiles.md in the
 // same folder says which profile follows which.
@@ -41,11 +43,12 @@ const (
 
 	PaperCPUA1     = "paper-cpu-a1"
 	PaperCPUA1Fast = "paper-cpu-a1-lr1e-3"
+	PaperCPUA1Long = "paper-cpu-a1-long"
 )
 
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
-	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast}
+	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long}
 }
 
 // PaperK is the paper's training horizon for a testbed (training-settings table).
@@ -121,15 +124,18 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 	case PaperVal64:
 		authors(&c)
 		c.Fit.ValOrigins = 64
-	case PaperCPU, PaperCPUA1, PaperCPUA1Fast:
+	case PaperCPU, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long:
 		authors(&c)
 		c.Model.Hidden = 32
 		c.Fit.ValOrigins = 64
 		if profile != PaperCPU {
 			c.Fit.MicroTrajectories, c.Fit.Accumulate, c.Fit.Epochs = 4, 1, 25
 		}
-		if profile == PaperCPUA1Fast {
+		if profile == PaperCPUA1Fast || profile == PaperCPUA1Long {
 			c.Train.LR = 1e-3
+		}
+		if profile == PaperCPUA1Long {
+			c.Fit.Epochs = 100 // Patience (20, the paper's) ends it when validation stops improving
 		}
 	}
 	if K > 0 {
