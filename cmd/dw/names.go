@@ -15,28 +15,26 @@ import (
 // list names more.
 var synonyms = [][2]string{{"testbed", "testbeds"}, {"method", "methods"}, {"seed", "seeds"}}
 
-// pluralFlag registers p under the plural name and its singular synonym.
+// pluralFlag registers p under a plural name (-seeds) and its singular synonym (-seed); singleFlag
+// the other way round, for commands that take one value.
 func pluralFlag(fs *flag.FlagSet, p *string, plural, value, usage string) {
-	fs.StringVar(p, plural, value, usage)
-	for _, s := range synonyms {
-		if s[1] == plural {
-			fs.StringVar(p, s[0], value, "same as -"+plural)
-			return
-		}
-	}
-	panic("pluralFlag: no singular for -" + plural)
+	synonymFlag(fs, p, plural, 1, value, usage)
 }
 
-// singleFlag registers p under the singular name and its plural synonym (commands that take one).
 func singleFlag(fs *flag.FlagSet, p *string, singular, value, usage string) {
-	fs.StringVar(p, singular, value, usage)
+	synonymFlag(fs, p, singular, 0, value, usage)
+}
+
+// synonymFlag registers p as name, which is synonyms[i][at], and as the other name of its pair.
+func synonymFlag(fs *flag.FlagSet, p *string, name string, at int, value, usage string) {
 	for _, s := range synonyms {
-		if s[0] == singular {
-			fs.StringVar(p, s[1], value, "same as -"+singular)
+		if s[at] == name {
+			fs.StringVar(p, name, value, usage)
+			fs.StringVar(p, s[1-at], value, "same as -"+name)
 			return
 		}
 	}
-	panic("singleFlag: no plural for -" + singular)
+	panic("synonymFlag: -" + name + " has no synonym")
 }
 
 // checkSynonyms refuses a command line that gives both names of one flag: the second would
