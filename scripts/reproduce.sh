@@ -50,7 +50,9 @@ done
 dw="${DW_BIN:-}"
 if [[ -z "$dw" && "$list" == 0 ]]; then
   mkdir -p bin
-  go build -o bin/dw ./cmd/dw
+  # A plain build: the SIMD build's large matrix products deadlock GoMLX's worker pool at the
+  # paper's width (environment.md, "SIMD builds").
+  GOEXPERIMENT= go build -o bin/dw ./cmd/dw
   dw="$ROOT/bin/dw"
 fi
 
