@@ -11,11 +11,15 @@ import (
 )
 
 // The archive is a read-only tree of finished runs' results, laid out like the run directories
-// (<archive>/<profile>/<testbed>/<run>/result.json) and small enough to commit: checkpoints stay
+// (<archive>/<profile>/<testbed>/<run>/result.json.gz, compact gzip JSON) and small enough to
+// commit: checkpoints stay
 // behind, so a fresh clone reads the project's finished runs back (tables, regime maps,
 // notebooks) without training them again, while anything that needs the parameters (dw eval,
 // diagnostics at a checkpoint) still needs the run itself. A result in the run directory comes
 // first; Force ignores the archive.
+
+// ArchivedResultFile is a run's result in the archive.
+const ArchivedResultFile = ResultFile + ".gz"
 
 // DefaultArchiveDir is <repo>/data/results/runs, the archive committed with the project.
 func DefaultArchiveDir() (string, error) {
@@ -53,7 +57,7 @@ func ReadFinished(cfg RunConfig, opt Options) (*Result, string, error) {
 	}
 	paths := []string{filepath.Join(dir, ResultFile)}
 	if a := opt.archiveDir(); a != "" {
-		paths = append(paths, filepath.Join(a, filepath.FromSlash(cfg.Name()), ResultFile))
+		paths = append(paths, filepath.Join(a, filepath.FromSlash(cfg.Name()), ArchivedResultFile))
 	}
 	for _, p := range paths {
 		r, err := ReadResult(p)
@@ -95,7 +99,7 @@ func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 			return "", err
 		}
 	}
-	dst := filepath.Join(archive, filepath.FromSlash(cfg.Name()), ResultFile)
+	dst := filepath.Join(archive, filepath.FromSlash(cfg.Name()), ArchivedResultFile)
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
 	}

@@ -24,7 +24,7 @@ func TestArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst, err := ArchiveRun(cfg, Options{RunsDir: src.RunsDir, Archive: archive})
-	if err != nil || dst != filepath.Join(archive, "quick", "narma5", "dw-K8-s4", ResultFile) {
+	if err != nil || dst != filepath.Join(archive, "quick", "narma5", "dw-K8-s4", ArchivedResultFile) {
 		t.Fatalf("ArchiveRun = %q, %v", dst, err)
 	}
 
@@ -57,7 +57,7 @@ func TestArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreign := filepath.Join(archive, filepath.FromSlash(other.Name()), ResultFile)
+	foreign := filepath.Join(archive, filepath.FromSlash(other.Name()), ArchivedResultFile)
 	if err := os.MkdirAll(filepath.Dir(foreign), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +66,17 @@ func TestArchive(t *testing.T) {
 	}
 	if _, p, err := ReadFinished(other, Options{RunsDir: t.TempDir(), Archive: archive}); err == nil || p != foreign || !strings.Contains(err.Error(), foreign) {
 		t.Errorf("a result of another configuration in the archive: %q, %v; want an error naming it", p, err)
+	}
+	if err := os.WriteFile(foreign, []byte("not gzip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadFinished(other, Options{RunsDir: t.TempDir(), Archive: archive}); err == nil || !strings.Contains(err.Error(), foreign+" is not a valid gzip file") {
+		t.Errorf("a corrupt archived result: %v; want it named", err)
+	}
+	plain, _ := os.Stat(filepath.Join(src.RunsDir, "quick", "narma5", "dw-K8-s4", ResultFile))
+	packed, _ := os.Stat(dst)
+	if plain == nil || packed == nil || packed.Size()*3 > plain.Size() {
+		t.Errorf("the archived result is not compact: %v vs %v", packed, plain)
 	}
 }
 

@@ -2,11 +2,14 @@ package experiment
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/calib"
 	"github.com/internal-dw/dwgo/dwlib/data"
@@ -72,8 +75,24 @@ func medianTrainSeconds(eps []train.EpochRecord) float64 {
 	}
 }
 
-// WriteResult writes r as indented JSON, atomically.
+// WriteResult writes r as indented JSON, atomically; a path ending in ".gz" gets compact,
+// gzip-compressed JSON (the archive's form: a DW run's per-epoch gains are most of its size).
 func WriteResult(path string, r *Result) error {
+	if strings.HasSuffix(path, ".gz") {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("experiment: encoding result: %w", err)
+		}
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		return writeFileAtomic(path, z.Bytes())
+	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("experiment: encoding result: %w", err)
@@ -87,6 +106,15 @@ func ReadResult(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err == nil {
+			b, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("experiment: %s is not a valid gzip file: %w", path, err)
+		}
 	}
 	var r Result
 	dec := json.NewDecoder(bytes.NewReader(b))
