@@ -39,7 +39,7 @@ func cmdRuntime(args []string) error {
 	if err != nil {
 		return err
 	}
-	seed := &seedList[0]
+	seed := seedList[0]
 	opt := rf.options()
 	opt.Log = stderrLog("dw: ")
 	var cs []experiment.RuntimeComparison
@@ -47,11 +47,11 @@ func cmdRuntime(args []string) error {
 		if !slices.Contains(experiment.Testbeds(), tb) {
 			return usageError{fmt.Errorf("-testbeds: unknown testbed %q; valid testbeds: %s", tb, strings.Join(experiment.Testbeds(), ", "))}
 		}
-		full, err := experiment.Resolve(rf.profile, tb, "full", *seed, 0)
+		full, err := experiment.Resolve(rf.profile, tb, "full", seed, 0)
 		if err != nil {
 			return err
 		}
-		dw, err := experiment.Resolve(rf.profile, tb, "dw", *seed, 0)
+		dw, err := experiment.Resolve(rf.profile, tb, "dw", seed, 0)
 		if err != nil {
 			return err
 		}
