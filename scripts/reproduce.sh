@@ -50,8 +50,8 @@ done
 dw="${DW_BIN:-}"
 if [[ -z "$dw" && "$list" == 0 ]]; then
   mkdir -p bin
-  # A plain build: the SIMD build's large matrix products deadlock GoMLX's worker pool at the
-  # paper's width (environment.md, "SIMD builds").
+  # A plain build, as every archived result was made with (SIMD kernels round differently, so a
+  # run resumed under the other build would mix two): environment.md, "SIMD builds".
   GOEXPERIMENT= go build -o bin/dw ./cmd/dw
   dw="$ROOT/bin/dw"
 fi

@@ -11,10 +11,17 @@ import (
 )
 
 // DefaultConfig is the backend configuration used when GOMLX_BACKEND is unset: GoMLX's pure-Go
-// backend with its own defaults. (On GoMLX v0.26 this project needed "go:parallelism=-1" to avoid a
-// deadlock of its custom Dot gradient; v0.28 builds Dot gradients as matrix products itself and
-// the deadlock is gone. The project's DotGeneral gradient of vjp.go only reorders those products.)
-const DefaultConfig = "go"
+// backend with an unbounded worker pool.
+//
+// GoMLX's own default bounds the pool at 2 × GOMAXPROCS workers, and its parallel executor runs each
+// ready node in one of them. A large matrix product (4 Mi multiply-adds or more, SIMD build or not)
+// then asks the same pool for more workers from inside its node (workerspool.Pool.Saturate); when
+// every worker holds such a node, each waits for a worker none will release and the step hangs.
+// scripts/pool-deadlock reproduces it (hung 3 to 6 times in 10 with 8 independent [256, 256]
+// products on 2 cores, gomlx v0.28); "parallelism=-1" (an unbounded pool, whose Saturate still
+// starts at most GOMAXPROCS helpers per product) and "ops_sequential" never hung. On gomlx v0.26
+// the same setting avoided a deadlock of another kind.
+const DefaultConfig = "go:parallelism=-1"
 
 // EnvVar is GoMLX's environment variable that selects the backend, e.g. "go" or
 // "xla:/abs/path/pjrt_c_api_cuda_plugin.so".
@@ -46,6 +53,9 @@ func New() (compute.Backend, error) {
 func NewWithConfig(config string) (compute.Backend, error) {
 	switch name := Name(config); name {
 	case "go":
+		if config == "go" { // GoMLX's default pool can hang: DefaultConfig
+			config = DefaultConfig
+		}
 		return newQuietly(config)
 	case "xla", "stablehlo", "shlo", "hlo":
 		if err := prepareXLA(config); err != nil {

@@ -33,6 +33,27 @@ func TestNewWithConfigErrors(t *testing.T) {
 	}
 }
 
+// TestGoMeansUnboundedPool checks that both the default and a bare "go" get the unbounded
+// worker pool (DefaultConfig), and that options given with "go:" are kept.
+func TestGoMeansUnboundedPool(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"", "parallelism=-1"},
+		{"go", "parallelism=-1"},
+		{"go:parallelism=1", "parallelism=1"},
+		{"go:parallelism=3,ops_sequential", "parallelism=3"},
+	} {
+		t.Setenv(EnvVar, tc.env)
+		b, err := New()
+		if err != nil {
+			t.Fatalf("%s=%q: %v", EnvVar, tc.env, err)
+		}
+		if d := b.Description(); !strings.Contains(d, tc.want) {
+			t.Errorf("%s=%q: backend %q, want %s", EnvVar, tc.env, d, tc.want)
+		}
+		b.Finalize()
+	}
+}
+
 func TestDefaultBackendIsPureGo(t *testing.T) {
 	t.Setenv(EnvVar, "")
 	b, err := New()
