@@ -33,6 +33,7 @@ func BarChart(title, yLabel string, labels []string, yMin float64, series ...Bar
 		p.Legend.Add(e.name, e.thumb)
 	}
 	p.NominalX(labels...)
+	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5 // whole bars at the edges too
 	if math.IsNaN(yMin) {
 		yMin = 0
 	}

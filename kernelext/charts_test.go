@@ -39,6 +39,9 @@ func TestBarChart(t *testing.T) {
 	if bars != 2 || errBars != 1 {
 		t.Errorf("%d bar series and %d error bars, want 2 and 1", bars, errBars)
 	}
+	if p.X.Min != -0.5 || p.X.Max != 2.5 {
+		t.Errorf("x range [%v, %v], want [-0.5, 2.5]: half a category beyond the outer bars", p.X.Min, p.X.Max)
+	}
 	if p.Y.Min != 0 || !(p.Y.Max > 1.1) {
 		t.Errorf("y range [%v, %v], want from 0 with room above 1.1", p.Y.Min, p.Y.Max)
 	}

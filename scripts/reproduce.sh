@@ -19,13 +19,14 @@ cd "$ROOT"
 
 # name | profile | dw grid flags | label of the saved table
 STAGES=(
-  "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0|mg"
+  "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "narma-dmg|paper-cpu|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
   "mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "controls|paper-cpu|-testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0|mg-controls"
   "regime-a1|paper-cpu-a1|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "regime-a1-lr1e-3|paper-cpu-a1-lr1e-3|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "regime-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
 )
 
 jobs=2
