@@ -4,8 +4,9 @@
 // Two decisions live here, so that no other package has to repeat them:
 //
 //   - Which backend. The pure-Go backend ("go", with an unbounded worker pool: see DefaultConfig)
-//     is the default, because it runs everywhere with no native libraries. GoMLX itself would default to XLA when it is linked in, and XLA then tries to
-//     download a PJRT plugin at start-up (which fails on machines without network). So the project's
+//     is the default, because it runs everywhere with no native libraries. GoMLX itself would
+//     default to XLA when it is linked in, and XLA then tries to download a PJRT plugin at
+//     start-up (which fails on machines without network). So the project's
 //     default is explicit: DefaultConfig, overridable with GOMLX_BACKEND. XLA is compiled in and used
 //     only when GOMLX_BACKEND asks for it; a missing plugin is then a clear error, never a download.
 //
