@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
@@ -26,14 +25,39 @@ type runSummary struct {
 	Parameters      int       `json:"parameters"`
 }
 
-// saveTable writes the sweep's table (Markdown), per-run summaries (JSON) and, when there are
-// any, the baselines (JSON) under dir ("": <repo>/data/results) as <profile>-<label>.md, .json
-// and -baselines.json.
 // commandLine is this process's command line as "dw ARGS", for the saved tables.
 func commandLine() string {
 	return strings.Join(append([]string{"dw"}, os.Args[1:]...), " ")
 }
 
+// runBackends names the backends the runs were trained on, as their results record them, with
+// counts when there are several ("go:ops_sequential (4), go:parallelism=-1 (2)"): a sweep that
+// only reads finished runs back did not train them, so its own backend says nothing.
+func runBackends(rs []*experiment.Result) string {
+	var names []string
+	count := map[string]int{}
+	for _, r := range rs {
+		b := r.Backend
+		if b == "" {
+			b = "unrecorded"
+		}
+		if count[b] == 0 {
+			names = append(names, b)
+		}
+		count[b]++
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	for i, n := range names {
+		names[i] = fmt.Sprintf("%s (%d)", n, count[n])
+	}
+	return strings.Join(names, ", ")
+}
+
+// saveTable writes the sweep's table (Markdown), per-run summaries (JSON) and, when there are
+// any, the baselines (JSON) under dir ("": <repo>/data/results) as <profile>-<label>.md, .json
+// and -baselines.json.
 func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets []*experiment.BaselineSet) error {
 	if dir == "" {
 		root, err := data.FindRepoRoot("")
@@ -50,8 +74,8 @@ func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets 
 	for _, r := range rs {
 		wall += r.WallSeconds
 	}
-	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).",
-		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), backend.Config(), len(rs), wall/60)
+	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (runs trained on backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).",
+		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), runBackends(rs), len(rs), wall/60)
 	if len(sets) > 0 {
 		header += " The baselines (zero forecast, damped persistence fitted on train, ridge AR with W and lambda chosen on validation) are scored by the same eq. (8) evaluator on the same test units, seeds and protocol (dwlib/baseline); a method only shows skill where it beats them."
 	}

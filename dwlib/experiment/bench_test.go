@@ -103,18 +103,18 @@ func BenchmarkEpochMG(b *testing.B) {
 }
 
 // BenchmarkSweepJobs times one small standard-geometry sweep (Mackey–Glass, Full and DW, seeds
-// 0 and 1, 2 epochs each, fresh run directories) one run at a time and two at once, alternating in
+// 0 and 1, one epoch each, fresh run directories) one run at a time and two at once, alternating in
 // each iteration so machine noise hits both alike. Reported: wall seconds of each and the speed-up
 // jobs1/jobs2. Meaningful only on an otherwise idle machine.
 //
-//	go test ./dwlib/experiment -run '^$' -bench SweepJobs -benchtime 2x -count 3
+//	go test ./dwlib/experiment -run '^$' -bench SweepJobs -benchtime 1x -count 2
 func BenchmarkSweepJobs(b *testing.B) {
 	jobs := Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full", "dw"}, Seeds: []uint64{0, 1}}.Jobs()
 	cache := b.TempDir()
 	sweep := func(n int) time.Duration {
 		opt := Options{RunsDir: b.TempDir(), DataCache: cache, Jobs: n}
 		start := time.Now()
-		outs, err := sweepEpochs(jobs, opt, 2)
+		outs, err := sweepEpochs(jobs, opt, 1)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 		t.Errorf("paper-cpu is not the released configuration at width 32: %v\n%s", err, c.JSON())
 	}
 	// The regime map's budgets: one step per microbatch; then 10x the LR; then as long as
-	// validation keeps improving.
+	// validation keeps improving; then that at smaller steps.
 	for _, tc := range []struct {
 		profile         string
 		lr              float64
@@ -81,6 +81,8 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 		{PaperCPUA1, 1e-4, 25, 1, 20, 32},
 		{PaperCPUA1Fast, 1e-3, 25, 1, 20, 32},
 		{PaperCPUA1Long, 1e-3, 100, 1, 20, 32},
+		{PaperCPUA1LongLR3e4, 3e-4, 100, 1, 20, 32},
+		{PaperCPUA1LongLR1e4, 1e-4, 100, 1, 20, 32},
 	} {
 		c, err := Resolve(tc.profile, "mackey-glass", "full", 0, 0)
 		if err != nil || c.Train.LR != tc.lr || c.Fit.Epochs != tc.epochs || c.Fit.Accumulate != tc.accum || c.Fit.MicroTrajectories != 4 ||

@@ -31,6 +31,12 @@ import (
 //	paper-cpu-a1-long   the same for up to 100 epochs (700 steps), stopped when validation has not
 //	                    improved for 20 epochs: a model trained until validation stops improving
 //
+// and two step-size controls for the well-trained end: DW closes most of its gains there and
+// learns more slowly, so Full at a smaller learning rate asks whether a smaller step alone
+// gives DW's result:
+//
+//	paper-cpu-a1-long-lr3e-4, paper-cpu-a1-long-lr1e-4  paper-cpu-a1-long at LR 3e-4 and 1e-4
+//
 // docs/paper-vs-code.md lists where the text and the released code disagree; profiles.md in the
 // same folder says which profile follows which.
 const (
@@ -44,11 +50,15 @@ const (
 	PaperCPUA1     = "paper-cpu-a1"
 	PaperCPUA1Fast = "paper-cpu-a1-lr1e-3"
 	PaperCPUA1Long = "paper-cpu-a1-long"
+
+	PaperCPUA1LongLR3e4 = "paper-cpu-a1-long-lr3e-4"
+	PaperCPUA1LongLR1e4 = "paper-cpu-a1-long-lr1e-4"
 )
 
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
-	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long}
+	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
+		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4}
 }
 
 // PaperK is the paper's training horizon for a testbed (training-settings table).
@@ -124,7 +134,7 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 	case PaperVal64:
 		authors(&c)
 		c.Fit.ValOrigins = 64
-	case PaperCPU, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long:
+	case PaperCPU, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long, PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4:
 		authors(&c)
 		c.Model.Hidden = 32
 		c.Fit.ValOrigins = 64
@@ -134,8 +144,15 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 		if profile == PaperCPUA1Fast || profile == PaperCPUA1Long {
 			c.Train.LR = 1e-3
 		}
-		if profile == PaperCPUA1Long {
+		switch profile {
+		case PaperCPUA1Long, PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4:
 			c.Fit.Epochs = 100 // Patience (20, the paper's) ends it when validation stops improving
+		}
+		switch profile {
+		case PaperCPUA1LongLR3e4:
+			c.Train.LR = 3e-4
+		case PaperCPUA1LongLR1e4:
+			c.Train.LR = 1e-4
 		}
 	}
 	if K > 0 {
