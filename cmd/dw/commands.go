@@ -464,6 +464,8 @@ func cmdTable(args []string) error {
 	rf.register(fs)
 	gf.register(fs)
 	withBaselines := registerBaselines(fs)
+	save := fs.Bool("save", false, "also write the table to <results>/<profile>-<label>.md (and the runs and baselines as JSON), naming the runs that have no result yet")
+	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -485,7 +487,13 @@ func cmdTable(args []string) error {
 		rs = append(rs, r)
 	}
 	sets, berr := resultBaselines(*withBaselines, rs, rf)
-	fmt.Fprint(stdout, experiment.Summarize(rs, sets...).Markdown())
+	table := experiment.Summarize(rs, sets...).Markdown()
+	fmt.Fprint(stdout, table)
+	if *save && len(rs) > 0 {
+		if err := saveTable(*results, rf.profile, gf.label(), table, rs, sets, missing...); err != nil {
+			return err
+		}
+	}
 	if len(missing) > 0 {
 		berr = errors.Join(fmt.Errorf("%d of %d runs have no result yet: %s", len(missing), len(cfgs), strings.Join(missing, ", ")), berr)
 	}

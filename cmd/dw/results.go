@@ -57,8 +57,9 @@ func runBackends(rs []*experiment.Result) string {
 
 // saveTable writes the sweep's table (Markdown), per-run summaries (JSON) and, when there are
 // any, the baselines (JSON) under dir ("": <repo>/data/results) as <profile>-<label>.md, .json
-// and -baselines.json.
-func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets []*experiment.BaselineSet) error {
+// and -baselines.json. The Markdown names the grid's runs that are missing (dw table of a grid
+// still in progress).
+func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets []*experiment.BaselineSet, missing ...string) error {
 	if dir == "" {
 		root, err := data.FindRepoRoot("")
 		if err != nil {
@@ -78,6 +79,9 @@ func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets 
 		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), runBackends(rs), len(rs), wall/60)
 	if len(sets) > 0 {
 		header += " The baselines (zero forecast, damped persistence fitted on train, ridge AR with W and lambda chosen on validation) are scored by the same eq. (8) evaluator on the same test units, seeds and protocol (dwlib/baseline); a method only shows skill where it beats them."
+	}
+	if len(missing) > 0 {
+		header += fmt.Sprintf(" Not finished when this was written, so left out: %s.", strings.Join(missing, ", "))
 	}
 	header += "\n\n"
 	if err := os.WriteFile(base+".md", []byte(header+table), 0o644); err != nil {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
@@ -26,5 +29,36 @@ func TestRunBackends(t *testing.T) {
 		if got := runBackends(tc.rs); got != tc.want {
 			t.Errorf("runBackends(%v) = %q, want %q", tc.rs, got, tc.want)
 		}
+	}
+}
+
+// TestTableSave: dw table -save writes the finished runs' table and names the unfinished ones,
+// and still exits with an error that names them.
+func TestTableSave(t *testing.T) {
+	runs, cache, results := t.TempDir(), t.TempDir(), t.TempDir()
+	out, err := dw(t, "train", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", runs, "-cache", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := relL2.FindStringSubmatch(out)
+	if score == nil {
+		t.Fatalf("no score in %q", out)
+	}
+	_, err = dw(t, "table", "-profile", "quick", "-testbed", "narma5", "-method", "full,dw", "-seed", "2", "-runs", runs, "-cache", cache,
+		"-baselines=false", "-save", "-results", results, "-label", "partial")
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 runs have no result yet: quick/narma5/dw-K8-s2") {
+		t.Errorf("dw table with an unfinished run: %v", err)
+	}
+	md, rerr := os.ReadFile(filepath.Join(results, "quick-partial.md"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for _, want := range []string{rounded(t, score[1]), "left out: quick/narma5/dw-K8-s2.", "runs trained on backend "} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("saved table lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(results, "quick-partial.json")); err != nil {
+		t.Errorf("no per-run JSON: %v", err)
 	}
 }
