@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Bars is one series of a bar chart: one value per category, with optional symmetric error bars
-// (nil: none; NaN entries draw no bar).
+// Bars is one series of a bar chart: one value per category (NaN: the series has none there, and
+// draws nothing), with optional symmetric error bars (nil: none; NaN entries draw no bar).
 type Bars struct {
 	Name   string
 	Values []float64
@@ -65,7 +65,13 @@ func barItems(title string, labels []string, series []Bars) ([]plot.Plotter, []l
 		if len(s.Values) != len(labels) || (s.Errors != nil && len(s.Errors) != len(labels)) {
 			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q: series %q has %d values and %d errors for %d labels", title, s.Name, len(s.Values), len(s.Errors), len(labels))
 		}
-		b, err := plotter.NewBarChart(plotter.Values(s.Values), w)
+		heights := make(plotter.Values, len(s.Values))
+		for j, v := range s.Values {
+			if !math.IsNaN(v) {
+				heights[j] = v
+			}
+		}
+		b, err := plotter.NewBarChart(heights, w)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q, series %q: %w", title, s.Name, err)
 		}
@@ -81,16 +87,18 @@ func barItems(title string, labels []string, series []Bars) ([]plot.Plotter, []l
 			if s.Errors != nil && !math.IsNaN(s.Errors[j]) {
 				e = s.Errors[j]
 			}
-			top = math.Max(top, v+e)
+			if !math.IsNaN(v) {
+				top = math.Max(top, v+e)
+			}
 		}
 		if s.Errors == nil {
 			continue
 		}
 		pts := make(plotter.XYs, len(s.Values))
 		errs := make(plotter.YErrors, len(s.Values))
-		for j, v := range s.Values {
+		for j, v := range heights {
 			pts[j] = plotter.XY{X: float64(j) + shift, Y: v}
-			if e := s.Errors[j]; !math.IsNaN(e) {
+			if e := s.Errors[j]; !math.IsNaN(e) && !math.IsNaN(s.Values[j]) {
 				errs[j].Low, errs[j].High = e, e
 			}
 		}

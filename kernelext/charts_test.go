@@ -51,6 +51,21 @@ func TestBarChart(t *testing.T) {
 	if _, err := BarChart("bad", "", labels, 0, Bars{Name: "short", Values: []float64{1}}); err == nil || !strings.Contains(err.Error(), `series "short" has 1 values`) {
 		t.Errorf("mismatched series: %v", err)
 	}
+	// A series without a value in some category (a method not run on a testbed) draws nothing
+	// there: no error, and its NaN neither sets the top nor gets an error bar.
+	gappy := []Bars{{Name: "clip", Values: []float64{2, math.NaN(), 0.5}, Errors: []float64{math.NaN(), 3, 0.1}}, {Name: "dw", Values: []float64{1, 1.5, 0.7}}}
+	if _, err := BarChart("gaps", "", labels, math.NaN(), gappy...); err != nil {
+		t.Fatalf("a NaN value: %v", err)
+	}
+	items, _, top, err = barItems("gaps", labels, gappy)
+	if err != nil || top != 2 {
+		t.Errorf("barItems with a gap: top %v, want 2; %v", top, err)
+	}
+	for _, pl := range items {
+		if b, ok := pl.(*plotter.YErrorBars); ok && (b.YErrors[1].High != 0 || b.XYs[1].Y != 0) {
+			t.Errorf("the gap got an error bar %+v at %+v", b.YErrors[1], b.XYs[1])
+		}
+	}
 }
 
 func TestLineChart(t *testing.T) {
