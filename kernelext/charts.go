@@ -121,6 +121,18 @@ type Curve struct {
 	X0   float64
 }
 
+// From is the curve from x = x0 on: what a plot shows when the first points (a validation loss
+// falling from its initial value) would flatten the part that matters. A curve that starts at
+// or after x0 is returned as it is; one that ends before x0 keeps no points.
+func (c Curve) From(x0 float64) Curve {
+	skip := int(math.Ceil(x0 - c.X0))
+	if skip <= 0 {
+		return c
+	}
+	skip = min(skip, len(c.Y))
+	return Curve{Name: c.Name, Y: c.Y[skip:], X0: c.X0 + float64(skip)}
+}
+
 // LineChart draws curves in distinct colours and dash patterns with a legend; logY selects a
 // log-scaled y axis (every value must then be positive). Vertical marks (e.g. K*_grad) are drawn
 // as dotted lines spanning the data.

@@ -2,6 +2,7 @@ package kernelext
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,6 +65,25 @@ func TestBarChart(t *testing.T) {
 	for _, pl := range items {
 		if b, ok := pl.(*plotter.YErrorBars); ok && (b.YErrors[1].High != 0 || b.XYs[1].Y != 0) {
 			t.Errorf("the gap got an error bar %+v at %+v", b.YErrors[1], b.XYs[1])
+		}
+	}
+}
+
+func TestCurveFrom(t *testing.T) {
+	c := Curve{Name: "val", Y: []float64{9, 5, 3, 2}, X0: 1}
+	for _, tc := range []struct {
+		x0   float64
+		want Curve
+	}{
+		{0, c},
+		{1, c},
+		{3, Curve{Name: "val", Y: []float64{3, 2}, X0: 3}},
+		{2.5, Curve{Name: "val", Y: []float64{3, 2}, X0: 3}},
+		{9, Curve{Name: "val", Y: []float64{}, X0: 5}},
+	} {
+		got := c.From(tc.x0)
+		if got.Name != tc.want.Name || got.X0 != tc.want.X0 || !slices.Equal(got.Y, tc.want.Y) {
+			t.Errorf("From(%v) = %+v, want %+v", tc.x0, got, tc.want)
 		}
 	}
 }

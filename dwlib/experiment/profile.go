@@ -141,18 +141,17 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 		if profile != PaperCPU {
 			c.Fit.MicroTrajectories, c.Fit.Accumulate, c.Fit.Epochs = 4, 1, 25
 		}
-		if profile == PaperCPUA1Fast || profile == PaperCPUA1Long {
+		// The long budgets run to 100 epochs; patience (20, the paper's) ends them when validation
+		// stops improving.
+		switch profile {
+		case PaperCPUA1Fast:
 			c.Train.LR = 1e-3
-		}
-		switch profile {
-		case PaperCPUA1Long, PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4:
-			c.Fit.Epochs = 100 // Patience (20, the paper's) ends it when validation stops improving
-		}
-		switch profile {
+		case PaperCPUA1Long:
+			c.Train.LR, c.Fit.Epochs = 1e-3, 100
 		case PaperCPUA1LongLR3e4:
-			c.Train.LR = 3e-4
+			c.Train.LR, c.Fit.Epochs = 3e-4, 100
 		case PaperCPUA1LongLR1e4:
-			c.Train.LR = 1e-4
+			c.Train.LR, c.Fit.Epochs = 1e-4, 100
 		}
 	}
 	if K > 0 {
