@@ -65,42 +65,37 @@ func barItems(title string, labels []string, series []Bars) ([]plot.Plotter, []l
 		if len(s.Values) != len(labels) || (s.Errors != nil && len(s.Errors) != len(labels)) {
 			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q: series %q has %d values and %d errors for %d labels", title, s.Name, len(s.Values), len(s.Errors), len(labels))
 		}
-		heights := make(plotter.Values, len(s.Values))
-		for j, v := range s.Values {
-			if !math.IsNaN(v) {
-				heights[j] = v
-			}
-		}
-		b, err := plotter.NewBarChart(heights, w)
-		if err != nil {
-			return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q, series %q: %w", title, s.Name, err)
-		}
+		// One bar per value, so a category without a value (NaN: a method not run on a testbed)
+		// draws nothing at all rather than an empty outline at zero.
 		shift := (float64(i) - (n-1)/2) * 0.8 / n
-		b.Color = plotutil.Color(i + 1)
-		b.XMin = shift
-		items = append(items, b)
-		if len(series) > 1 {
-			legend = append(legend, legendEntry{s.Name, b})
-		}
+		var thumb plot.Thumbnailer
+		var pts plotter.XYs
+		var errs plotter.YErrors
 		for j, v := range s.Values {
+			if math.IsNaN(v) {
+				continue
+			}
+			b, err := plotter.NewBarChart(plotter.Values{v}, w)
+			if err != nil {
+				return nil, nil, 0, fmt.Errorf("kernelext: BarChart %q, series %q: %w", title, s.Name, err)
+			}
+			b.Color, b.XMin = plotutil.Color(i+1), float64(j)+shift
+			items = append(items, b)
+			if thumb == nil {
+				thumb = b
+			}
 			e := 0.0
 			if s.Errors != nil && !math.IsNaN(s.Errors[j]) {
 				e = s.Errors[j]
+				pts, errs = append(pts, plotter.XY{X: float64(j) + shift, Y: v}), append(errs, struct{ Low, High float64 }{e, e})
 			}
-			if !math.IsNaN(v) {
-				top = math.Max(top, v+e)
-			}
+			top = math.Max(top, v+e)
 		}
-		if s.Errors == nil {
+		if len(series) > 1 && thumb != nil {
+			legend = append(legend, legendEntry{s.Name, thumb})
+		}
+		if len(pts) == 0 {
 			continue
-		}
-		pts := make(plotter.XYs, len(s.Values))
-		errs := make(plotter.YErrors, len(s.Values))
-		for j, v := range heights {
-			pts[j] = plotter.XY{X: float64(j) + shift, Y: v}
-			if e := s.Errors[j]; !math.IsNaN(e) && !math.IsNaN(s.Values[j]) {
-				errs[j].Low, errs[j].High = e, e
-			}
 		}
 		eb, err := plotter.NewYErrorBars(struct {
 			plotter.XYs

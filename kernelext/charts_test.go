@@ -26,19 +26,24 @@ func TestBarChart(t *testing.T) {
 	for _, pl := range items {
 		switch b := pl.(type) {
 		case *plotter.BarChart:
-			bars++
-			if bars == 1 && math.Abs(b.XMin+0.2) > 1e-12 || bars == 2 && math.Abs(b.XMin-0.2) > 1e-12 {
-				t.Errorf("series %d placed at %v", bars, b.XMin)
+			// One bar per value: the first series' three at j − 0.2, then the second's at j + 0.2.
+			j, shift := bars%3, -0.2
+			if bars >= 3 {
+				shift = 0.2
 			}
+			if len(b.Values) != 1 || math.Abs(b.XMin-(float64(j)+shift)) > 1e-12 || b.Values[0] != series[bars/3].Values[j] {
+				t.Errorf("bar %d: %v at %v, want %v at %v", bars, b.Values, b.XMin, series[bars/3].Values[j], float64(j)+shift)
+			}
+			bars++
 		case *plotter.YErrorBars:
 			errBars++
-			if b.XYs[1].X != 1-0.2 || b.YErrors[1].High != .1 || b.YErrors[2].High != 0 {
-				t.Errorf("error bars %+v %+v not on the first series' bars", b.XYs, b.YErrors)
+			if len(b.XYs) != 2 || b.XYs[1].X != 1-0.2 || b.YErrors[1].High != .1 {
+				t.Errorf("error bars %+v %+v: want the first series' two finite errors, on its bars", b.XYs, b.YErrors)
 			}
 		}
 	}
-	if bars != 2 || errBars != 1 {
-		t.Errorf("%d bar series and %d error bars, want 2 and 1", bars, errBars)
+	if bars != 6 || errBars != 1 {
+		t.Errorf("%d bars and %d error bar sets, want 6 and 1", bars, errBars)
 	}
 	if p.X.Min != -0.5 || p.X.Max != 2.5 {
 		t.Errorf("x range [%v, %v], want [-0.5, 2.5]: half a category beyond the outer bars", p.X.Min, p.X.Max)
@@ -63,8 +68,15 @@ func TestBarChart(t *testing.T) {
 		t.Errorf("barItems with a gap: top %v, want 2; %v", top, err)
 	}
 	for _, pl := range items {
-		if b, ok := pl.(*plotter.YErrorBars); ok && (b.YErrors[1].High != 0 || b.XYs[1].Y != 0) {
-			t.Errorf("the gap got an error bar %+v at %+v", b.YErrors[1], b.XYs[1])
+		switch b := pl.(type) {
+		case *plotter.BarChart:
+			if math.Abs(b.XMin-(1-0.2)) < 1e-12 {
+				t.Errorf("the gap got a bar: %v at %v", b.Values, b.XMin)
+			}
+		case *plotter.YErrorBars:
+			if len(b.XYs) != 1 || b.XYs[0].X != 2-0.2 || b.YErrors[0].High != 0.1 {
+				t.Errorf("clip's error bars %+v %+v, want only category 2's", b.XYs, b.YErrors)
+			}
 		}
 	}
 }

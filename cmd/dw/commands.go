@@ -435,7 +435,7 @@ func cmdSweep(args []string) error {
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
 	if *save && len(rs) > 0 {
-		if err := saveTable(*results, rf.profile, gf.label(), table, rs, sets); err != nil {
+		if err := saveTable(*results, rf.profile, gf.label(), table, time.Since(start), *parallel, rs, sets); err != nil {
 			return err
 		}
 	}
@@ -490,7 +490,7 @@ func cmdTable(args []string) error {
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprint(stdout, table)
 	if *save && len(rs) > 0 {
-		if err := saveTable(*results, rf.profile, gf.label(), table, rs, sets, missing...); err != nil {
+		if err := saveTable(*results, rf.profile, gf.label(), table, 0, 0, rs, sets, missing...); err != nil {
 			return err
 		}
 	}

@@ -69,7 +69,8 @@ func TestQuickTableSweep(t *testing.T) {
 		t.Errorf("regime with an unknown profile: %v", err)
 	}
 	md, err := os.ReadFile(filepath.Join(saved, "quick-table.md"))
-	if err != nil || !strings.Contains(string(md), "| narma5 | ridge-ar | 3 |") || !strings.Contains(string(md), "same eq. (8) evaluator") {
+	if err != nil || !strings.Contains(string(md), "| narma5 | ridge-ar | 3 |") || !strings.Contains(string(md), "same eq. (8) evaluator") ||
+		!strings.Contains(string(md), "The sweep itself, 1 run(s) at a time, took ") {
 		t.Errorf("saved table lacks the baselines (%v):\n%s", err, md)
 	}
 	var sets []experiment.BaselineSet

@@ -58,8 +58,9 @@ func runBackends(rs []*experiment.Result) string {
 // saveTable writes the sweep's table (Markdown), per-run summaries (JSON) and, when there are
 // any, the baselines (JSON) under dir ("": <repo>/data/results) as <profile>-<label>.md, .json
 // and -baselines.json. The Markdown names the grid's runs that are missing (dw table of a grid
-// still in progress).
-func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets []*experiment.BaselineSet, missing ...string) error {
+// still in progress). elapsed, when not 0, is the sweep's own time from start to end: with -jobs
+// above 1 it is less than the runs' summed wall time, which the header also gives.
+func saveTable(dir, profile, label, table string, elapsed time.Duration, jobs int, rs []*experiment.Result, sets []*experiment.BaselineSet, missing ...string) error {
 	if dir == "" {
 		root, err := data.FindRepoRoot("")
 		if err != nil {
@@ -77,6 +78,9 @@ func saveTable(dir, profile, label, table string, rs []*experiment.Result, sets 
 	}
 	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (runs trained on backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).",
 		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), runBackends(rs), len(rs), wall/60)
+	if elapsed > 0 {
+		header += fmt.Sprintf(" The sweep itself, %d run(s) at a time, took %.1f min from start to end (runs read back, not trained, count as nothing).", jobs, elapsed.Minutes())
+	}
 	if len(sets) > 0 {
 		header += " The baselines (zero forecast, damped persistence fitted on train, ridge AR with W and lambda chosen on validation) are scored by the same eq. (8) evaluator on the same test units, seeds and protocol (dwlib/baseline); a method only shows skill where it beats them."
 	}

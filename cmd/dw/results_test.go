@@ -51,6 +51,9 @@ func TestTableSave(t *testing.T) {
 			t.Errorf("saved table lacks %q:\n%s", want, md)
 		}
 	}
+	if strings.Contains(string(md), "The sweep itself") {
+		t.Errorf("dw table trained nothing but gives a sweep time:\n%s", md)
+	}
 	if _, err := os.Stat(filepath.Join(results, "quick-partial.json")); err != nil {
 		t.Errorf("no per-run JSON: %v", err)
 	}

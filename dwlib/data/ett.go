@@ -72,6 +72,25 @@ func ETTDataset(name string, tab *ETTTable, unitLen int) (*Dataset, error) {
 	return t.Dataset()
 }
 
+// ETTAvailable reports whether dir ("": [DefaultETTDir]) holds both ETT files, so a notebook or
+// sweep can skip ETTm1/ETTm2 with a clear message instead of failing part-way. The error names
+// the directory and the file that is missing.
+func ETTAvailable(dir string) error {
+	if dir == "" {
+		d, err := DefaultETTDir()
+		if err != nil {
+			return err
+		}
+		dir = d
+	}
+	for _, name := range []string{"ettm1", "ettm2"} {
+		if _, err := ettFile(dir, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ettFile finds ETTm1.csv.gz (or plain .csv) in dir for "ettm1"/"ettm2".
 func ettFile(dir, name string) (string, error) {
 	base := "ETTm" + strings.TrimPrefix(name, "ettm")

@@ -268,3 +268,31 @@ func TestMissingETTNamesTheSetting(t *testing.T) {
 		t.Errorf("Load ettm2 from an empty directory: %v, want a SettingError naming data.Options.ETTDir", err)
 	}
 }
+
+func TestETTAvailable(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("date\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		add     string
+		missing string // "" when both files are there
+	}{
+		{"", "ETTm1"},
+		{"ETTm1.csv.gz", "ETTm2"},
+		{"ETTm2.csv", ""}, // plain CSV counts too
+	} {
+		if c.add != "" {
+			write(c.add)
+		}
+		err := ETTAvailable(dir)
+		switch {
+		case c.missing == "" && err != nil:
+			t.Errorf("after adding %q: %v, want nil", c.add, err)
+		case c.missing != "" && (err == nil || !strings.Contains(err.Error(), c.missing) || !strings.Contains(err.Error(), dir)):
+			t.Errorf("after adding %q: error %v, want one naming %s and %s", c.add, err, c.missing, dir)
+		}
+	}
+}

@@ -125,14 +125,24 @@ func baselineKey(cfg RunConfig, ds *data.Dataset) BaselineKey {
 // under BaselineProtocol(cfg), without reading or writing any cache.
 func ScoreBaselines(cfg RunConfig, opt Options) (*BaselineSet, error) {
 	start := time.Now()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	ds, err := LoadData(cfg, opt)
+	key, ds, err := loadBaselineKey(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
-	return scoreBaselines(baselineKey(cfg, ds), ds, start)
+	return scoreBaselines(key, ds, start)
+}
+
+// loadBaselineKey validates cfg, loads its data and returns the key its baselines are scored
+// under.
+func loadBaselineKey(cfg RunConfig, opt Options) (BaselineKey, *data.Dataset, error) {
+	if err := cfg.Validate(); err != nil {
+		return BaselineKey{}, nil, err
+	}
+	ds, err := LoadData(cfg, opt)
+	if err != nil {
+		return BaselineKey{}, nil, err
+	}
+	return baselineKey(cfg, ds), ds, nil
 }
 
 func scoreBaselines(key BaselineKey, ds *data.Dataset, start time.Time) (*BaselineSet, error) {
@@ -166,18 +176,14 @@ func testScoreOf(r eval.Result) TestScore {
 // is scored, one line goes to opt.Log.
 func RunBaselines(cfg RunConfig, opt Options) (*BaselineSet, error) {
 	start := time.Now()
-	if err := cfg.Validate(); err != nil {
+	key, ds, err := loadBaselineKey(cfg, opt)
+	if err != nil {
 		return nil, err
 	}
 	path, err := BaselinesPath(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := LoadData(cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	key := baselineKey(cfg, ds)
 	why := "forced"
 	if !opt.Force {
 		old, err := ReadBaselines(path)

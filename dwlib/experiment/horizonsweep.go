@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/eval"
 )
@@ -29,6 +30,9 @@ type HorizonSweep struct {
 	Pooled map[string]eval.Fit
 	// Missing lists the runs of the grid that have not finished.
 	Missing []string
+	// Baselines[name] is the mean over Seeds of each baseline's test rel-L2 (BaselineNames) under
+	// the points' protocol at H: the level a checkpoint must beat to show any skill.
+	Baselines map[string]float64
 }
 
 // HorizonPoint is one checkpoint's test rel-L2 over h = 1..H.
@@ -98,6 +102,9 @@ func RunHorizonSweep(opt Options, profile, testbed string, methods []string, Ks 
 	if H < 1 {
 		return nil, fmt.Errorf("experiment: horizon sweep: H = %d, must be >= 1", H)
 	}
+	if len(Ks) == 0 || len(seeds) == 0 {
+		return nil, fmt.Errorf("experiment: horizon sweep: no K (%v) or no seed (%v)", Ks, seeds)
+	}
 	for _, k := range Ks {
 		if k < 1 || k > H {
 			return nil, fmt.Errorf("experiment: horizon sweep: K = %d outside 1..H = %d (every checkpoint is scored at H)", k, H)
@@ -125,7 +132,38 @@ func RunHorizonSweep(opt Options, profile, testbed string, methods []string, Ks 
 		}
 	}
 	s.fit(methods)
-	return s, nil
+	var err error
+	s.Baselines, err = horizonBaselines(opt, profile, testbed, seeds, Ks[0], H, origins)
+	return s, err
+}
+
+// horizonBaselines scores the baselines once per seed under the sweep's protocol: the runs' test
+// context and origins, horizons 1..H. The protocol does not depend on K, so the first K's
+// configuration serves. Nothing is cached: scoring takes seconds.
+func horizonBaselines(opt Options, profile, testbed string, seeds []uint64, k, H, origins int) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, seed := range seeds {
+		cfg, err := Resolve(profile, testbed, "full", seed, k)
+		if err != nil {
+			return nil, err
+		}
+		key, ds, err := loadBaselineKey(cfg, opt)
+		if err != nil {
+			return nil, err
+		}
+		key.H = H
+		if origins > 0 {
+			key.MaxOrigins = origins
+		}
+		set, err := scoreBaselines(key, ds, time.Now())
+		if err != nil {
+			return nil, fmt.Errorf("experiment: horizon sweep: %w", err)
+		}
+		for _, b := range set.Scores {
+			out[b.Name] += b.Test.RelL2 / float64(len(seeds))
+		}
+	}
+	return out, nil
 }
 
 // fit fills Fits and Pooled from Points.
@@ -176,8 +214,64 @@ func (s *HorizonSweep) Markdown() string {
 	d, okD := s.Pooled["dw"]
 	row("pooled", f, d, okF, okD)
 	b.WriteString("\n(e): K* at an end of the evaluated range (the fit is monotone there); otherwise the parabola's vertex.\n")
+	b.WriteString(s.pointsMarkdown())
+	if len(s.Baselines) > 0 {
+		var parts []string
+		for _, name := range BaselineNames() {
+			if v, ok := s.Baselines[name]; ok {
+				parts = append(parts, fmt.Sprintf("%s %.4f", name, v))
+			}
+		}
+		fmt.Fprintf(&b, "\nBaselines at the same H and origins (mean over the seeds): %s. A checkpoint above them has no skill at H.\n", strings.Join(parts, ", "))
+	}
 	if len(s.Missing) > 0 {
 		fmt.Fprintf(&b, "\nNot finished (left out): %s\n", strings.Join(s.Missing, ", "))
+	}
+	return b.String()
+}
+
+// pointsMarkdown is every checkpoint's score: a row per method and seed, a column per K ("–": not
+// finished).
+func (s *HorizonSweep) pointsMarkdown() string {
+	type key struct {
+		method string
+		seed   uint64
+		k      int
+	}
+	var ks []int
+	var methods []string
+	score := map[key]float64{}
+	for _, p := range s.Points {
+		if !slices.Contains(ks, p.K) {
+			ks = append(ks, p.K)
+		}
+		if !slices.Contains(methods, p.Method) {
+			methods = append(methods, p.Method)
+		}
+		score[key{p.Method, p.Seed, p.K}] = p.RelL2
+	}
+	if len(ks) == 0 {
+		return ""
+	}
+	slices.Sort(ks)
+	var b strings.Builder
+	b.WriteString("\nEvery checkpoint, test rel-L2 at h = 1..H:\n\n| method | seed |")
+	for _, k := range ks {
+		fmt.Fprintf(&b, " K = %d |", k)
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(ks)) + "\n")
+	for _, m := range methods {
+		for _, seed := range s.Seeds {
+			fmt.Fprintf(&b, "| %s | %d |", m, seed)
+			for _, k := range ks {
+				if v, ok := score[key{m, seed, k}]; ok {
+					fmt.Fprintf(&b, " %.4f |", v)
+				} else {
+					b.WriteString(" – |")
+				}
+			}
+			b.WriteString("\n")
+		}
 	}
 	return b.String()
 }

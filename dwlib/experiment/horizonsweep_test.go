@@ -1,12 +1,14 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/internal-dw/dwgo/dwlib/baseline"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 )
 
@@ -63,10 +65,47 @@ func TestHorizonSweep(t *testing.T) {
 		t.Error("dw seed 1 has two K only but was fitted")
 	}
 	md := s.Markdown()
-	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "Not finished (left out): quick/mackey-glass/dw-K8-s1"} {
+	var dwK8s0 float64
+	for _, p := range s.Points {
+		if p.Method == "dw" && p.Seed == 0 && p.K == 8 {
+			dwK8s0 = p.RelL2
+		}
+	}
+	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "Not finished (left out): quick/mackey-glass/dw-K8-s1",
+		"| method | seed | K = 4 | K = 6 | K = 8 |", fmt.Sprintf("| dw | 0 | %.4f | %.4f | %.4f |", s.Points[6].RelL2, s.Points[7].RelL2, dwK8s0),
+		fmt.Sprintf("| dw | 1 | %.4f | %.4f | – |", s.Points[9].RelL2, s.Points[10].RelL2)} {
 		if !strings.Contains(md, w) {
 			t.Errorf("table lacks %q:\n%s", w, md)
 		}
+	}
+	// The baselines are scored at H under the points' protocol, averaged over the seeds.
+	var wantDamped float64
+	for _, seed := range seeds {
+		cfg, _ := Resolve(Quick, "mackey-glass", "full", seed, Ks[0])
+		ds, err := LoadData(cfg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := BaselineProtocol(cfg)
+		p.H = H
+		rs, err := baseline.Score(ds, p, baselineGrid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if r.Name == "damped-persistence" {
+				if len(r.Test.PerHorizon) != H {
+					t.Fatalf("seed %d: damped persistence scored over %d horizons, want %d", seed, len(r.Test.PerHorizon), H)
+				}
+				wantDamped += r.Test.RelL2 / float64(len(seeds))
+			}
+		}
+	}
+	if got := s.Baselines["damped-persistence"]; math.Abs(got-wantDamped) > 1e-12 || math.Abs(s.Baselines["zero"]-1) > 1e-12 || s.Baselines["ridge-ar"] <= 0 {
+		t.Errorf("baselines %v, want damped persistence %v and zero 1", s.Baselines, wantDamped)
+	}
+	if !strings.Contains(md, fmt.Sprintf("damped-persistence %.4f", wantDamped)) {
+		t.Errorf("table lacks the baselines:\n%s", md)
 	}
 	// The scores are cached in the run directories: a second sweep reads them back.
 	cfg, _ := Resolve(Quick, "mackey-glass", "full", 0, 4)
@@ -88,7 +127,7 @@ func TestHorizonSweep(t *testing.T) {
 	for _, bad := range []struct {
 		Ks []int
 		H  int
-	}{{[]int{4, 16}, 12}, {[]int{0, 4}, 12}, {[]int{4}, 0}} {
+	}{{[]int{4, 16}, 12}, {[]int{0, 4}, 12}, {[]int{4}, 0}, {nil, 12}} {
 		if _, err := RunHorizonSweep(opt, Quick, "mackey-glass", []string{"full"}, bad.Ks, seeds, bad.H, 0); err == nil {
 			t.Errorf("Ks %v, H %d accepted", bad.Ks, bad.H)
 		}
