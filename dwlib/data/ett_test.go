@@ -17,13 +17,11 @@ import (
 func ettDirOrSkip(t *testing.T) string {
 	t.Helper()
 	dir, err := DefaultETTDir()
-	if err != nil {
-		t.Skipf("ETT data unavailable: %v", err)
+	if err == nil {
+		err = ETTAvailable(dir)
 	}
-	for _, f := range []string{"ETTm1.csv.gz", "ETTm2.csv.gz"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Skipf("ETT data not found: %s is absent (expected at <repo>/../shared/data/ett; it is never copied into the project)", filepath.Join(dir, f))
-		}
+	if err != nil {
+		t.Skipf("ETT data unavailable (expected at <repo>/../shared/data/ett; it is never copied into the project): %v", err)
 	}
 	return dir
 }
