@@ -30,11 +30,13 @@ func DefaultArchiveDir() (string, error) {
 	return filepath.Join(root, "data", "results", "runs"), nil
 }
 
-// archiveDir is where finished results are also looked for: opt.Archive, or the project's archive
-// when the run directories are the project's too ("" when neither: a test's or a user's own
+// archiveDir is where finished results are also looked for: none with opt.NoArchive, else
+// opt.Archive, or the project's archive when the run directories are the project's too ("" when neither: a test's or a user's own
 // RunsDir never reads the project's results by surprise).
 func (opt Options) archiveDir() string {
 	switch {
+	case opt.NoArchive:
+		return ""
 	case opt.Archive != "":
 		return opt.Archive
 	case opt.RunsDir != "":

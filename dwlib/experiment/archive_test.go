@@ -43,6 +43,9 @@ func TestArchive(t *testing.T) {
 	if r, _, err := ReadFinished(cfg, Options{RunsDir: empty}); r != nil || err != nil {
 		t.Errorf("without an archive, an empty run tree has a result: %v, %v", r, err)
 	}
+	if r, _, err := ReadFinished(cfg, Options{RunsDir: empty, Archive: archive, NoArchive: true}); r != nil || err != nil {
+		t.Errorf("with NoArchive, the archived result was read: %v, %v", r, err)
+	}
 
 	forced := opt
 	forced.Force = true
@@ -89,5 +92,11 @@ func TestArchiveDefaults(t *testing.T) {
 	}
 	if got := (Options{RunsDir: "x", Archive: "y"}).archiveDir(); got != "y" {
 		t.Errorf("explicit archive %q, want y", got)
+	}
+	if got := (Options{Archive: "y", NoArchive: true}).archiveDir(); got != "" {
+		t.Errorf("NoArchive with an explicit archive: %q, want none", got)
+	}
+	if got := (Options{NoArchive: true}).archiveDir(); got != "" {
+		t.Errorf("NoArchive: default archive %q, want none", got)
 	}
 }

@@ -50,6 +50,9 @@ type Options struct {
 	// when a run directory holds no result ("": <repo>/data/results/runs when RunsDir is also the
 	// default, none otherwise).
 	Archive string
+	// NoArchive reads no archive at all, e.g. when the caller needs a run's parameters, which the
+	// archive does not keep: a run with only an archived result is then trained (or resumed).
+	NoArchive bool
 	// DataFile, when set, is read instead of the path a CSV run recorded (the file moved); its
 	// SHA-256 must still be the run's.
 	DataFile string
