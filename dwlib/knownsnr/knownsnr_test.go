@@ -363,3 +363,37 @@ func conditionalCov(a float64, i, j int) float64 {
 	lo := min(i, j)
 	return math.Pow(a, math.Abs(float64(i-j))) * (1 - math.Pow(a, 2*float64(lo)))
 }
+
+func TestGainsByHorizon(t *testing.T) {
+	// K = 2 horizons, L = 2 layers, [K][L][2] flat: (α, m) per (k, l).
+	r := &Risk{
+		PerHorizon:  map[string][]float64{SettingFull: {0.7, 0.3}},
+		Gains:       []float64{0.2, 0.4, 0.6, 0.8, 1, 1, 0, 0},
+		OracleGains: []float64{0, 0, 0, 0, 0.5, 0.25, 0.5, 0.75},
+	}
+	dw, oracle, err := r.GainsByHorizon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []float64
+	}{
+		{"dw α", dw.Alpha, []float64{0.4, 0.5}},
+		{"dw m", dw.M, []float64{0.6, 0.5}},
+		{"oracle α", oracle.Alpha, []float64{0, 0.5}},
+		{"oracle m", oracle.M, []float64{0, 0.5}},
+	} {
+		for k := range c.want {
+			if math.Abs(c.got[k]-c.want[k]) > 1e-12 {
+				t.Errorf("%s at k = %d: got %v, want %v", c.name, k+1, c.got[k], c.want[k])
+			}
+		}
+	}
+	if a, m := dw.Mean(1, 2); math.Abs(a-0.45) > 1e-12 || math.Abs(m-0.55) > 1e-12 {
+		t.Errorf("Mean(1, 2) = %v, %v; want 0.45, 0.55", a, m)
+	}
+	if _, err := LayerMeanGains(make([]float64, 6), 2); err == nil {
+		t.Error("6 gains accepted as [2][L][2]")
+	}
+}
