@@ -3,6 +3,7 @@ package knownsnr
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	. "github.com/gomlx/gomlx/core/graph"
@@ -13,6 +14,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/internal/modeltest"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
@@ -340,6 +342,41 @@ func TestRouteRiskRuns(t *testing.T) {
 		if math.Abs(sum-r.Ratio[s]) > 1e-12 || !(r.Ratio[s] > 0) {
 			t.Errorf("%s: per-horizon curve sums to %v, ratio %v", s, sum, r.Ratio[s])
 		}
+	}
+}
+
+// TestRouteRiskSamplerAndFirstEvaluation: the sampler field reaches the controller and
+// EvalFrom moves the first evaluated minibatch (the released code's protocol).
+func TestRouteRiskSamplerAndFirstEvaluation(t *testing.T) {
+	ds := tinyData(t)
+	f := tinyModel(t)
+	base := RiskConfig{Passes: 2, StartsPerUnit: 1, BatchSize: 2, Warmup: 2, Period: 2, OracleDraws: 3, EvalDraws: 2, Seed: 1}
+	run := func(sampler string, from int) (*Risk, error) {
+		cfg := base
+		cfg.Sampler, cfg.EvalFrom = sampler, from
+		return RouteRisk(backend.MustShared(), f, ds.Train, ds.Norm.State, 4, cfg, nil)
+	}
+	generic, err := run("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diagonal, err := run(noise.DiagonalName, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 training units × 1 start / 2 = 4 minibatches per pass, 8 in all: evaluated from
+	// minibatch 2 (the warm-up) that is 6, from minibatch 4 (warm-up + period) 4.
+	if generic.Evaluated != 6 || diagonal.Evaluated != 4 {
+		t.Errorf("evaluated %d and %d minibatches, want 6 and 4", generic.Evaluated, diagonal.Evaluated)
+	}
+	if generic.Ratio[SettingOracle] == diagonal.Ratio[SettingOracle] || generic.Ratio[SettingDW] == diagonal.Ratio[SettingDW] {
+		t.Errorf("the two protocols gave the same ratios: %v and %v", generic.Ratio, diagonal.Ratio)
+	}
+	if _, err := run("gaussian", 0); err == nil || !strings.Contains(err.Error(), `"gaussian"`) {
+		t.Errorf("unknown sampler: err = %v", err)
+	}
+	if _, err := run("", 8); err == nil || !strings.Contains(err.Error(), "minibatch 8") {
+		t.Errorf("EvalFrom past the last minibatch: err = %v", err)
 	}
 }
 

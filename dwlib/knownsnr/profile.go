@@ -23,3 +23,20 @@ func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 	}
 	return SplitConfig{}, RiskConfig{}, fmt.Errorf("knownsnr: unknown profile %q (quick, standard, paper)", profile)
 }
+
+// AuthorsRiskFor returns the released code's route-risk protocol (AuthorsRisk) at a profile's
+// size: "paper" as released; "standard" with 16 draws and 11 evaluated microbatches (as
+// ForProfile's); "quick" a smoke test.
+func AuthorsRiskFor(profile string) (RiskConfig, error) {
+	r := AuthorsRisk()
+	switch profile {
+	case "paper":
+	case "standard":
+		r.OracleDraws, r.EvalDraws, r.MaxEval = 16, 16, 11
+	case "quick":
+		r.BatchSize, r.Warmup, r.Period, r.EvalFrom, r.OracleDraws, r.EvalDraws, r.MaxEval = 2, 2, 2, 4, 2, 2, 3
+	default:
+		return RiskConfig{}, fmt.Errorf("knownsnr: unknown profile %q (quick, standard, paper)", profile)
+	}
+	return r, nil
+}

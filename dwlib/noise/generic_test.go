@@ -17,8 +17,8 @@ func mustGeneric(t *testing.T) *Generic {
 	return g
 }
 
-// stageCommit stages one minibatch and commits it.
-func stageCommit(t *testing.T, g *Generic, res []float64, n, K, D int) {
+// stageCommit stages one minibatch laid out [n][K][D] and commits it.
+func stageCommit(t *testing.T, g Sampler, res []float64, n, K, D int) {
 	t.Helper()
 	if err := g.Stage(res, n, K, D); err != nil {
 		t.Fatal(err)
