@@ -57,6 +57,8 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 			return c.Fit.MicroTrajectories == 32 && c.Fit.Accumulate == 1 && !c.Data.ScalarNorm
 		}, "§1.6: ETT is 32×1"},
 		{"narma5", "full", func(c RunConfig) bool { return c.Fit.MicroTrajectories == 4 && c.Data.ScalarNorm }, "§1.4: NARMA Full is 4×8"},
+		{"ettm1", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 16 }, "figure6.sh: ETTm1 TBPTT 16 (the paper's table: 32)"},
+		{"ettm2", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 32 }, "figure6.sh: ETTm2 TBPTT 32"},
 	} {
 		c, err := Resolve(Paper, tc.testbed, tc.method, 1, 0)
 		if err != nil {
