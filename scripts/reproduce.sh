@@ -29,6 +29,7 @@ STAGES=(
   "step-3e-4|paper-cpu-a1-long-lr3e-4|-testbeds mackey-glass -methods full -seeds 0|mg"
   "step-1e-4|paper-cpu-a1-long-lr1e-4|-testbeds mackey-glass -methods full -seeds 0|mg"
   "long-controls|paper-cpu-a1-long|-testbeds mackey-glass -methods tbptt,static -seeds 0,1,2|mg-controls"
+  "ett|paper-cpu|-testbeds ettm1,ettm2 -methods full,dw -seeds 0|ett"
   "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
 )
 
