@@ -25,7 +25,7 @@ const levelMargin = 0.5
 // AddLevels draws each level as a grey horizontal line over [xMin, xMax], each with its own dash
 // pattern and a legend entry, so results can be read against references (the baselines) on one
 // axis. Call it after the data are added: a level further from the data's y range than half that
-// range is not drawn but named in the legend with its value ("off the axis"), so a distant
+// range is not drawn but named in the legend with its value and side ("below", "above"), so a distant
 // reference never squashes the data. A NaN level is skipped (a baseline not scored); an infinite
 // one is an error.
 func AddLevels(p *plot.Plot, xMin, xMax float64, levels ...Level) error {
@@ -71,7 +71,11 @@ func levelItems(xMin, xMax, lo, hi float64, levels []Level) ([]plot.Plotter, []l
 		}
 		l.Color, l.Dashes = levelGrey, levelDashes[i%len(levelDashes)]
 		if !reach(lv.Y) {
-			legend = append(legend, legendEntry{fmt.Sprintf("%s %.3g (off the axis)", lv.Name, lv.Y), l})
+			where := "below"
+			if lv.Y > hi {
+				where = "above"
+			}
+			legend = append(legend, legendEntry{fmt.Sprintf("%s %.3g (%s)", lv.Name, lv.Y, where), l})
 			continue
 		}
 		items = append(items, l)

@@ -18,7 +18,7 @@ func TestAddLevels(t *testing.T) {
 		wantLo, wantH float64
 	}{
 		{"no data: every level drawn", math.Inf(1), math.Inf(-1), []string{"zero", "ridge", "far"}, []string{"zero", "ridge", "far"}, 0.1, 1},
-		{"data at 0.75..0.95: far is off the axis", 0.75, 0.95, []string{"zero", "ridge"}, []string{"zero", "ridge", "far 0.1 (off the axis)"}, 0.7, 1},
+		{"data at 0.75..0.95: far is off the axis", 0.75, 0.95, []string{"zero", "ridge"}, []string{"zero", "ridge", "far 0.1 (below)"}, 0.7, 1},
 		{"data at 0.85..0.9: every level off the axis", 0.85, 0.9, []string{}, nil, 0, 0},
 	} {
 		items, legend, lo, hi, err := levelItems(8, 48, c.lo, c.hi, levels)
@@ -46,6 +46,17 @@ func TestAddLevels(t *testing.T) {
 		}
 		if l := items[1].(*plotter.Line); l.XYs[0] != (plotter.XY{X: 8, Y: 0.7}) || l.XYs[1] != (plotter.XY{X: 48, Y: 0.7}) {
 			t.Errorf("%s: ridge line %v, want y = 0.7 over [8, 48]", c.name, l.XYs)
+		}
+	}
+	// A level off the axis says on which side it is.
+	_, legend, _, _, err := levelItems(8, 48, 0.2, 0.3, levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"zero 1 (above)", "ridge 0.7 (above)", "far 0.1 (below)"}
+	for i, e := range legend {
+		if i >= len(want) || e.name != want[i] {
+			t.Errorf("data at 0.2..0.3: legend entry %d is %q, want %v", i, e.name, want)
 		}
 	}
 	for _, bad := range []struct{ lo, hi, y float64 }{{8, 8, 1}, {8, 48, math.Inf(1)}} {
