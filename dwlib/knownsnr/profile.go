@@ -5,7 +5,7 @@ import "fmt"
 // ForProfile returns the study's protocol for an experiment profile: "paper" is the paper's
 // (PaperSplit, PaperRisk); "standard" keeps the trajectories, starts, minibatches and schedule
 // but uses 16 innovation draws instead of 64, two replicates instead of four and evaluates the
-// route risk at 11 of the 22 post-warm-up minibatches (about ten minutes on 2 CPU cores for a
+// route risk at 11 of the 18 post-warm-up minibatches (about ten minutes on 2 CPU cores for a
 // Mamba-24); "quick" is a smoke test for the quick profile's tiny data (2 test trajectories).
 func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 	switch profile {
