@@ -1,7 +1,6 @@
 package noise
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -124,14 +123,8 @@ func (g *Diagonal) Ready(K int) []bool {
 // per-coordinate variance; horizons not ready are zero. One rng.NormFloat64 is consumed per
 // entry of a ready horizon, none for the others.
 func (g *Diagonal) Sample(rng *rand.Rand, n, K, D int) ([]float64, error) {
-	if rng == nil {
-		return nil, errors.New("noise: Sample: nil rng")
-	}
-	if err := checkLayout("Sample", n*K*D, n, K, D); err != nil {
+	if err := checkSample(rng, n, K, D, g.cur.dim); err != nil {
 		return nil, err
-	}
-	if g.cur.dim != 0 && D != g.cur.dim {
-		return nil, fmt.Errorf("noise: Sample: D=%d differs from the committed dimension %d", D, g.cur.dim)
 	}
 	ready := min(K, len(g.cur.mean))
 	sd := make([][]float64, ready)
@@ -156,16 +149,11 @@ func (g *Diagonal) Sample(rng *rand.Rand, n, K, D int) ([]float64, error) {
 // Stage implements [Sampler]: it adds the n residuals and their squares to the pending sums
 // of each horizon.
 func (g *Diagonal) Stage(residuals []float64, n, K, D int) error {
-	if err := checkLayout("Stage residuals", len(residuals), n, K, D); err != nil {
-		return err
+	stagedDim := 0
+	if g.staged != nil {
+		stagedDim = g.staged.dim
 	}
-	if g.cur.dim != 0 && D != g.cur.dim {
-		return fmt.Errorf("noise: Stage: D=%d differs from the committed dimension %d", D, g.cur.dim)
-	}
-	if g.staged != nil && D != g.staged.dim {
-		return fmt.Errorf("noise: Stage: D=%d differs from the staged dimension %d", D, g.staged.dim)
-	}
-	if err := checkFinite("residual", residuals, K, D); err != nil {
+	if err := checkStage(residuals, n, K, D, g.cur.dim, stagedDim); err != nil {
 		return err
 	}
 	s := g.staged.clone()

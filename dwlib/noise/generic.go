@@ -1,8 +1,10 @@
 package noise
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -139,6 +141,34 @@ func (g *Generic) Ready(K int) []bool {
 		r[k] = true
 	}
 	return r
+}
+
+// checkSample validates Sample's arguments against a committed dimension (0: none yet).
+func checkSample(rng *rand.Rand, n, K, D, dim int) error {
+	if rng == nil {
+		return errors.New("noise: Sample: nil rng")
+	}
+	if err := checkLayout("Sample", n*K*D, n, K, D); err != nil {
+		return err
+	}
+	if dim != 0 && D != dim {
+		return fmt.Errorf("noise: Sample: D=%d differs from the committed dimension %d", D, dim)
+	}
+	return nil
+}
+
+// checkStage validates Stage's residuals against the committed and staged dimensions (0: none).
+func checkStage(residuals []float64, n, K, D, dim, stagedDim int) error {
+	if err := checkLayout("Stage residuals", len(residuals), n, K, D); err != nil {
+		return err
+	}
+	if dim != 0 && D != dim {
+		return fmt.Errorf("noise: Stage: D=%d differs from the committed dimension %d", D, dim)
+	}
+	if stagedDim != 0 && D != stagedDim {
+		return fmt.Errorf("noise: Stage: D=%d differs from the staged dimension %d", D, stagedDim)
+	}
+	return checkFinite("residual", residuals, K, D)
 }
 
 // checkFinite returns an error naming the first non-finite entry of a [n][K][D]

@@ -1,10 +1,6 @@
 package noise
 
-import (
-	"errors"
-	"fmt"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // Sample implements [Sampler] (eq. generic-noise-sampler): sample i is
 // xi_i * (template_k - mu_k) at every ready horizon k, from the COMMITTED
@@ -13,14 +9,8 @@ import (
 // depend on the sampler state. Before the first commit any D is accepted and
 // the result is all zero.
 func (g *Generic) Sample(rng *rand.Rand, n, K, D int) ([]float64, error) {
-	if rng == nil {
-		return nil, errors.New("noise: Sample: nil rng")
-	}
-	if err := checkLayout("Sample", n*K*D, n, K, D); err != nil {
+	if err := checkSample(rng, n, K, D, g.cur.dim); err != nil {
 		return nil, err
-	}
-	if g.cur.dim != 0 && D != g.cur.dim {
-		return nil, fmt.Errorf("noise: Sample: D=%d differs from the committed dimension %d", D, g.cur.dim)
 	}
 	ready := min(K, len(g.cur.template))
 	centered := make([]float64, ready*D) // [ready][D] template - mu

@@ -13,16 +13,11 @@ import (
 // residual moments but do not replace that staged sample"). Horizons k >= the
 // committed count are new and will be initialised at Commit.
 func (g *Generic) Stage(residuals []float64, n, K, D int) error {
-	if err := checkLayout("Stage residuals", len(residuals), n, K, D); err != nil {
-		return err
+	stagedDim := 0
+	if g.staged != nil {
+		stagedDim = g.staged.dim
 	}
-	if g.cur.dim != 0 && D != g.cur.dim {
-		return fmt.Errorf("noise: Stage: D=%d differs from the committed dimension %d", D, g.cur.dim)
-	}
-	if g.staged != nil && D != g.staged.dim {
-		return fmt.Errorf("noise: Stage: D=%d differs from the staged dimension %d", D, g.staged.dim)
-	}
-	if err := checkFinite("residual", residuals, K, D); err != nil {
+	if err := checkStage(residuals, n, K, D, g.cur.dim, stagedDim); err != nil {
 		return err
 	}
 
