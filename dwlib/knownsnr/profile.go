@@ -4,9 +4,9 @@ import "fmt"
 
 // ForProfile returns the study's protocol for an experiment profile: "paper" is the paper's
 // (PaperSplit, PaperRisk); "standard" keeps the trajectories, starts, minibatches and schedule
-// but uses 16 innovation draws instead of 64, two replicates instead of four and evaluates the
-// route risk at 11 of the 18 post-warm-up minibatches (about ten minutes on 2 CPU cores for a
-// Mamba-24); "quick" is a smoke test for the quick profile's tiny data (2 test trajectories).
+// but uses 16 innovation draws instead of 64 and two replicates instead of four (about fifteen
+// minutes on one CPU core for a Mamba-24); "quick" is a smoke test for the quick profile's tiny
+// data (2 test trajectories).
 func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 	switch profile {
 	case "paper":
@@ -15,7 +15,7 @@ func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 		s := PaperSplit()
 		s.Draws, s.Replicates = 16, 2
 		r := PaperRisk()
-		r.OracleDraws, r.EvalDraws, r.MaxEval = 16, 16, 11
+		r.OracleDraws, r.EvalDraws = 16, 16
 		return s, r, nil
 	case "quick":
 		return SplitConfig{Trajectories: 2, Draws: 3, Replicates: 1, Seed: 1},
@@ -25,14 +25,13 @@ func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 }
 
 // AuthorsRiskFor returns the released code's route-risk protocol (AuthorsRisk) at a profile's
-// size: "paper" as released; "standard" with 16 draws and 11 evaluated microbatches (as
-// ForProfile's); "quick" a smoke test.
+// size: "paper" as released; "standard" with 16 draws (as ForProfile's); "quick" a smoke test.
 func AuthorsRiskFor(profile string) (RiskConfig, error) {
 	r := AuthorsRisk()
 	switch profile {
 	case "paper":
 	case "standard":
-		r.OracleDraws, r.EvalDraws, r.MaxEval = 16, 16, 11
+		r.OracleDraws, r.EvalDraws = 16, 16
 	case "quick":
 		r.BatchSize, r.Warmup, r.Period, r.EvalFrom, r.OracleDraws, r.EvalDraws, r.MaxEval = 2, 2, 2, 4, 2, 2, 3
 	default:
