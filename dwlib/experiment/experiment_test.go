@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
@@ -59,6 +60,12 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 		{"narma5", "full", func(c RunConfig) bool { return c.Fit.MicroTrajectories == 4 && c.Data.ScalarNorm }, "§1.4: NARMA Full is 4×8"},
 		{"ettm1", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 16 }, "figure6.sh: ETTm1 TBPTT 16 (the paper's table: 32)"},
 		{"ettm2", "tbptt", func(c RunConfig) bool { return c.Train.Segment == 32 }, "figure6.sh: ETTm2 TBPTT 32"},
+		{"known-snr", "dw", func(c RunConfig) bool {
+			return c.Train.Loss == train.LossMSE && c.Fit.StartsPerUnit == 1 && c.Train.Sampler == noise.DiagonalName && c.Train.NoiseGroup == 1 &&
+				c.Fit.MicroTrajectories == 4 && c.Fit.Accumulate == 8
+		}, "known_snr.json: MSE, one start, diagonal-Gaussian DW, 4×8"},
+		{"known-snr", "full", func(c RunConfig) bool { return c.Train.Loss == train.LossMSE && c.Train.Sampler == "generic" }, "known_snr.json: MSE"},
+		{"mackey-glass", "full", func(c RunConfig) bool { return c.Train.Loss == "" && c.Fit.StartsPerUnit == 16 }, "rel-L2 and 16 starts elsewhere"},
 	} {
 		c, err := Resolve(Paper, tc.testbed, tc.method, 1, 0)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
@@ -232,6 +233,12 @@ func authors(c *RunConfig) {
 	c.EvalWindow, c.EvalBurnIn = 16, 0
 	if c.Testbed == "ettm1" && c.Train.Method == "tbptt" {
 		c.Train.Segment = 16 // figure6.sh; the paper's table of selected controls says 32
+	}
+	if c.Testbed == "known-snr" { // known_snr.json: an MSE loss, one rollout start per trajectory
+		c.Train.Loss, c.Fit.StartsPerUnit = train.LossMSE, 1
+		if c.Train.Method == "dw" { // and the diagonal-Gaussian noise model
+			c.Train.Sampler, c.Train.NoiseGroup = noise.DiagonalName, 1
+		}
 	}
 	switch c.Testbed {
 	case "mackey-glass", "driven-mg":

@@ -46,7 +46,17 @@ type Config struct {
 	NoiseGroup int `json:"noise_group,omitempty"`
 	// AdamEps is Adam's ε (0: GoMLX's 1e-7; PyTorch's, which the authors run, is 1e-8).
 	AdamEps float64 `json:"adam_eps,omitempty"`
+	// Loss is the training task loss: "" or LossRelL2 (the paper's eq. 8 per window and step, what
+	// every testbed trains on) or LossMSE (the mean squared error over windows, steps and
+	// coordinates: the released known-SNR runs). Evaluation is eq. 8 either way.
+	Loss string `json:"loss,omitempty"`
 }
+
+// Task losses (Config.Loss).
+const (
+	LossRelL2 = "rel-l2"
+	LossMSE   = "mse"
+)
 
 // JReg styles (Config.JRegStyle).
 const (
@@ -132,6 +142,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.JRegStyle = %q, must be %q or %q", c.JRegStyle, JRegText, JRegAuthors)
 	case c.NoiseGroup < 0:
 		return fmt.Errorf("train: Config.NoiseGroup = %d, must be >= 0", c.NoiseGroup)
+	case c.Loss != "" && c.Loss != LossRelL2 && c.Loss != LossMSE:
+		return fmt.Errorf("train: Config.Loss = %q, must be %q (the default) or %q", c.Loss, LossRelL2, LossMSE)
 	case c.AdamEps < 0:
 		return fmt.Errorf("train: Config.AdamEps = %v, must be >= 0", c.AdamEps)
 	case c.Method == "jreg" && !(c.JRegCoef > 0 && c.JRegEps > 0):

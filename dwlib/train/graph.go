@@ -18,6 +18,15 @@ func relL2(pred, target *Node) *Node {
 	return ReduceAllMean(Div(num, den))
 }
 
+// taskLoss is the training loss named by Config.Loss over [N, K, D] nodes.
+func taskLoss(name string, pred, target *Node) *Node {
+	if name == LossMSE {
+		e := Sub(pred, target)
+		return ReduceAllMean(Mul(e, e))
+	}
+	return relL2(pred, target)
+}
+
 // accumScope holds one gradient accumulator per trainable model variable, at the variable's path
 // below it: the sum over the microbatches of an optimizer step of weight × gradient.
 const accumScope = "/accum"
@@ -72,7 +81,7 @@ func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDri
 		}
 		ro := f.Rollout(router, model.Inputs{History: hist, Drive: drive}, cfg.K, opts)
 		pred := Stack(ro.Preds, 1)
-		loss := relL2(pred, target)
+		loss := taskLoss(cfg.Loss, pred, target)
 		objective := loss
 		if dirs != nil {
 			over := SubScalar(Stack(ro.JacobianNorms, 1), 1)
