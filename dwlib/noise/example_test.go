@@ -46,3 +46,22 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// ExampleDiagonal shows what the diagonal-Gaussian sampler (the released known-SNR arm) keeps:
+// per horizon, each coordinate's residual variance, from which it draws independent noise.
+func ExampleDiagonal() {
+	g, err := noise.NewDiagonal(noise.DiagonalConfig{})
+	if err != nil {
+		panic(err)
+	}
+	// One minibatch of n = 2 residual trajectories, K = 1, D = 2: coordinate 0 varies by ±1
+	// around 5, coordinate 1 by ±3 around 0.
+	if err := g.Stage([]float64{6, 3, 4, -3}, 2, 1, 2); err != nil {
+		panic(err)
+	}
+	g.Commit()
+	v := g.Variance(0)
+	fmt.Printf("variance per coordinate: %.4f, %.4f\n", v[0], v[1])
+	// Output:
+	// variance per coordinate: 1.0000, 9.0000
+}
