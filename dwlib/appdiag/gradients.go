@@ -41,10 +41,10 @@ func (m Forecaster) Predictions(in model.Inputs, K int) []*Node {
 // Step losses (StepGradients.Loss).
 const (
 	// LossRelL2 is the training loss per step: ‖x̂_k − x*_k‖ / max(‖x*_k‖, 1e-8), mean over the
-	// batch (dwlib/train's relL2; the authors' rel_l2, the loss of their MG and NARMA runs).
-	LossRelL2 = "rel-l2"
-	// LossMSE is mean_{i,d} (x̂_k − x*_k)², the authors' other step loss.
-	LossMSE = "mse"
+	// batch (dwlib/train's; the authors' rel_l2, the loss of their MG and NARMA runs).
+	LossRelL2 = train.LossRelL2
+	// LossMSE is mean_{i,d} (x̂_k − x*_k)², the authors' other step loss (their known-SNR runs').
+	LossMSE = train.LossMSE
 )
 
 // StepGradients computes, for a batch of rollout windows, the parameter gradient of any weighted
@@ -118,15 +118,7 @@ func (s *StepGradients) build(scope *mlmodel.Scope, in []*Node) []*Node {
 	for k, p := range preds {
 		y := Reshape(Slice(target, AxisRange(), AxisElem(k), AxisRange()), p.Shape().Dimensions...)
 		y = ConvertDType(y, p.DType())
-		e := Sub(p, y)
-		switch s.loss {
-		case LossMSE:
-			losses[k] = ReduceAllMean(Mul(e, e))
-		default:
-			num := Sqrt(Add(ReduceSum(Mul(e, e), -1), Scalar(g, e.DType(), 1e-12)))
-			den := Max(Sqrt(ReduceSum(Mul(y, y), -1)), Scalar(g, e.DType(), 1e-8))
-			losses[k] = ReduceAllMean(Div(num, den))
-		}
+		losses[k] = train.TaskLoss(s.loss, p, y)
 	}
 	stepLoss := Stack(losses, 0)
 	objective := ReduceAllSum(Mul(stepLoss, ConvertDType(w, stepLoss.DType())))

@@ -345,38 +345,47 @@ func TestRouteRiskRuns(t *testing.T) {
 	}
 }
 
-// TestRouteRiskSamplerAndFirstEvaluation: the sampler field reaches the controller and
-// EvalFrom moves the first evaluated minibatch (the released code's protocol).
+// TestRouteRiskSamplerAndFirstEvaluation: the sampler field reaches the controller, and scoring
+// starts at minibatch Warmup + Period, the first whose DW gains come from a calibration.
 func TestRouteRiskSamplerAndFirstEvaluation(t *testing.T) {
 	ds := tinyData(t)
 	f := tinyModel(t)
-	base := RiskConfig{Passes: 2, StartsPerUnit: 1, BatchSize: 2, Warmup: 2, Period: 2, OracleDraws: 3, EvalDraws: 2, Seed: 1}
-	run := func(sampler string, from int) (*Risk, error) {
-		cfg := base
-		cfg.Sampler, cfg.EvalFrom = sampler, from
+	run := func(sampler string, warmup int) (*Risk, error) {
+		cfg := RiskConfig{Passes: 2, StartsPerUnit: 1, BatchSize: 2, Warmup: warmup, Period: 2, OracleDraws: 3, EvalDraws: 2, Seed: 1, Sampler: sampler}
 		return RouteRisk(backend.MustShared(), f, ds.Train, ds.Norm.State, 4, cfg, nil)
 	}
-	generic, err := run("", 0)
+	generic, err := run("", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	diagonal, err := run(noise.DiagonalName, 4)
+	diagonal, err := run(noise.DiagonalName, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 8 training units × 1 start / 2 = 4 minibatches per pass, 8 in all: evaluated from
-	// minibatch 2 (the warm-up) that is 6, from minibatch 4 (warm-up + period) 4.
-	if generic.Evaluated != 6 || diagonal.Evaluated != 4 {
-		t.Errorf("evaluated %d and %d minibatches, want 6 and 4", generic.Evaluated, diagonal.Evaluated)
+	later, err := run("", 4)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if generic.Ratio[SettingOracle] == diagonal.Ratio[SettingOracle] || generic.Ratio[SettingDW] == diagonal.Ratio[SettingDW] {
-		t.Errorf("the two protocols gave the same ratios: %v and %v", generic.Ratio, diagonal.Ratio)
+	// 8 training units × 1 start / 2 = 4 minibatches per pass, 8 in all: scored from minibatch
+	// 2 + 2 that is 4, from 4 + 2 it is 2.
+	if generic.Evaluated != 4 || diagonal.Evaluated != 4 || later.Evaluated != 2 {
+		t.Errorf("evaluated %d, %d and %d minibatches, want 4, 4 and 2", generic.Evaluated, diagonal.Evaluated, later.Evaluated)
 	}
-	if _, err := run("gaussian", 0); err == nil || !strings.Contains(err.Error(), `"gaussian"`) {
+	// Every scored minibatch has calibrated gains, so DW's risk is not Full's at any of them.
+	for name, r := range map[string]*Risk{"generic": generic, "diagonal": diagonal} {
+		if r.Ratio[SettingDW] == 1 {
+			t.Errorf("%s: DW's ratio is exactly Full's", name)
+		}
+	}
+	// The sampler drives DW's calibration only: the oracle solves from draws of the true process.
+	if generic.Ratio[SettingDW] == diagonal.Ratio[SettingDW] || generic.Ratio[SettingOracle] != diagonal.Ratio[SettingOracle] {
+		t.Errorf("samplers: generic %v, diagonal %v; want DW to differ and the oracle not", generic.Ratio, diagonal.Ratio)
+	}
+	if _, err := run("gaussian", 2); err == nil || !strings.Contains(err.Error(), `"gaussian"`) {
 		t.Errorf("unknown sampler: err = %v", err)
 	}
-	if _, err := run("", 8); err == nil || !strings.Contains(err.Error(), "minibatch 8") {
-		t.Errorf("EvalFrom past the last minibatch: err = %v", err)
+	if _, err := run("", 6); err == nil || !strings.Contains(err.Error(), "warm-up and first period (6 + 2)") {
+		t.Errorf("no minibatch left to score: err = %v", err)
 	}
 }
 

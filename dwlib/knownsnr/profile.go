@@ -33,7 +33,7 @@ func AuthorsRiskFor(profile string) (RiskConfig, error) {
 	case "standard":
 		r.OracleDraws, r.EvalDraws = 16, 16
 	case "quick":
-		r.BatchSize, r.Warmup, r.Period, r.EvalFrom, r.OracleDraws, r.EvalDraws, r.MaxEval = 2, 2, 2, 4, 2, 2, 3
+		r.BatchSize, r.Warmup, r.Period, r.OracleDraws, r.EvalDraws, r.MaxEval = 2, 2, 2, 2, 2, 3
 	default:
 		return RiskConfig{}, fmt.Errorf("knownsnr: unknown profile %q (quick, standard, paper)", profile)
 	}

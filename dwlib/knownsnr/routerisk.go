@@ -45,14 +45,11 @@ type RiskConfig struct {
 	// Sampler is the DW noise sampler ("" is DW-Generic, the paper's text; the released
 	// known-SNR study uses "diagonal-gaussian").
 	Sampler string `json:"sampler,omitempty"`
-	// EvalFrom is the first minibatch evaluated (0-based); 0 means Warmup. PaperRisk and
-	// AuthorsRisk use Warmup + Period, as the released probe does.
-	EvalFrom int `json:"eval_from,omitempty"`
 }
 
 // PaperRisk is the paper's protocol as its text reads (DW-Generic, minibatches of 32).
 func PaperRisk() RiskConfig {
-	return RiskConfig{Passes: 2, StartsPerUnit: 7, BatchSize: 32, Warmup: 8, Period: 4, OracleDraws: 64, EvalDraws: 64, Seed: 1, EvalFrom: 12}
+	return RiskConfig{Passes: 2, StartsPerUnit: 7, BatchSize: 32, Warmup: 8, Period: 4, OracleDraws: 64, EvalDraws: 64, Seed: 1}
 }
 
 // AuthorsRisk is the protocol of the authors' released route-risk probe: microbatches of 4
@@ -64,7 +61,7 @@ func PaperRisk() RiskConfig {
 // evaluated.
 func AuthorsRisk() RiskConfig {
 	return RiskConfig{Passes: 2, StartsPerUnit: 1, BatchSize: 4, Warmup: 8, Period: 4, OracleDraws: 64, EvalDraws: 64, Seed: 1,
-		Sampler: noise.DiagonalName, EvalFrom: 12}
+		Sampler: noise.DiagonalName}
 }
 
 // Settings whose route risk RouteRisk compares.
@@ -96,15 +93,12 @@ type Risk struct {
 
 // RouteRisk runs panel c for forecaster f on the known-SNR training units (normalised with norm).
 func RouteRisk(bk compute.Backend, f *model.Forecaster, trainUnits []data.Series, norm data.Affine, K int, cfg RiskConfig, rep progress.Reporter) (*Risk, error) {
-	if cfg.Passes < 1 || cfg.StartsPerUnit < 1 || cfg.BatchSize < 1 || cfg.OracleDraws < 1 || cfg.EvalDraws < 1 || cfg.MaxEval < 0 || cfg.EvalFrom < 0 {
+	if cfg.Passes < 1 || cfg.StartsPerUnit < 1 || cfg.BatchSize < 1 || cfg.OracleDraws < 1 || cfg.EvalDraws < 1 || cfg.MaxEval < 0 {
 		return nil, fmt.Errorf("knownsnr: invalid RiskConfig %+v", cfg)
 	}
-	samplerName, evalFrom := cfg.Sampler, cfg.EvalFrom
+	samplerName, evalFrom := cfg.Sampler, cfg.Warmup+cfg.Period // the first minibatch with calibrated gains
 	if samplerName == "" {
 		samplerName = noise.GenericName
-	}
-	if evalFrom == 0 {
-		evalFrom = cfg.Warmup
 	}
 	mc := f.Config()
 	L, N, D := f.NumLayers(), cfg.BatchSize, mc.StateDim
@@ -149,7 +143,7 @@ func RouteRisk(bk compute.Backend, f *model.Forecaster, trainUnits []data.Series
 	}
 	post := len(batches) - evalFrom
 	if post < 1 {
-		return nil, fmt.Errorf("knownsnr: %d minibatches, none from minibatch %d on to evaluate", len(batches), evalFrom)
+		return nil, fmt.Errorf("knownsnr: %d minibatches, none after the warm-up and first period (%d + %d) to evaluate", len(batches), cfg.Warmup, cfg.Period)
 	}
 	evalAt := map[int]bool{}
 	nEval := post

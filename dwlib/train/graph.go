@@ -18,8 +18,9 @@ func relL2(pred, target *Node) *Node {
 	return ReduceAllMean(Div(num, den))
 }
 
-// taskLoss is the training loss named by Config.Loss over [N, K, D] nodes.
-func taskLoss(name string, pred, target *Node) *Node {
+// TaskLoss is the training loss named by Config.Loss ("" is LossRelL2) between predictions and
+// targets whose last axis is the state ([N, K, D] here; [N, D] for one step's loss).
+func TaskLoss(name string, pred, target *Node) *Node {
 	if name == LossMSE {
 		e := Sub(pred, target)
 		return ReduceAllMean(Mul(e, e))
@@ -81,7 +82,7 @@ func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDri
 		}
 		ro := f.Rollout(router, model.Inputs{History: hist, Drive: drive}, cfg.K, opts)
 		pred := Stack(ro.Preds, 1)
-		loss := taskLoss(cfg.Loss, pred, target)
+		loss := TaskLoss(cfg.Loss, pred, target)
 		objective := loss
 		if dirs != nil {
 			over := SubScalar(Stack(ro.JacobianNorms, 1), 1)

@@ -23,7 +23,7 @@ func TestTaskLoss(t *testing.T) {
 		{LossRelL2, (5.0/5 + 1.0/1) / 2},  // the same, by name
 		{LossMSE, (9.0 + 16 + 0 + 1) / 4}, // mean of the squared errors
 	} {
-		out := MustExecOnce(backend.MustShared(), func(p, x *Node) *Node { return taskLoss(c.name, p, x) }, pred, target)
+		out := MustExecOnce(backend.MustShared(), func(p, x *Node) *Node { return TaskLoss(c.name, p, x) }, pred, target)
 		if got := tensors.MustCopyFlatData[float64](out)[0]; math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("loss %q = %v, want %v", c.name, got, c.want)
 		}
