@@ -443,3 +443,24 @@ func TestGainsByHorizon(t *testing.T) {
 		t.Error("6 gains accepted as [2][L][2]")
 	}
 }
+
+// TestProfilesLeaveMinibatchesToScore: every profile's protocol, on the quick profile's data,
+// has minibatches after the warm-up and the first period.
+func TestProfilesLeaveMinibatchesToScore(t *testing.T) {
+	ds := tinyData(t)
+	f := tinyModel(t)
+	_, text, err := ForProfile("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	released, err := AuthorsRiskFor("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cfg := range map[string]RiskConfig{"text": text, "released": released} {
+		r, err := RouteRisk(backend.MustShared(), f, ds.Train, ds.Norm.State, 4, cfg, nil)
+		if err != nil || r.Evaluated < 1 {
+			t.Errorf("quick %s protocol: %v", name, err)
+		}
+	}
+}

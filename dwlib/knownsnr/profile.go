@@ -19,7 +19,7 @@ func ForProfile(profile string) (SplitConfig, RiskConfig, error) {
 		return s, r, nil
 	case "quick":
 		return SplitConfig{Trajectories: 2, Draws: 3, Replicates: 1, Seed: 1},
-			RiskConfig{Passes: 2, StartsPerUnit: 2, BatchSize: 8, Warmup: 2, Period: 2, OracleDraws: 2, EvalDraws: 2, MaxEval: 3, Seed: 1}, nil
+			RiskConfig{Passes: 2, StartsPerUnit: 2, BatchSize: 4, Warmup: 2, Period: 2, OracleDraws: 2, EvalDraws: 2, MaxEval: 3, Seed: 1}, nil
 	}
 	return SplitConfig{}, RiskConfig{}, fmt.Errorf("knownsnr: unknown profile %q (quick, standard, paper)", profile)
 }
