@@ -230,10 +230,12 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 }
 
 func cmdEval(args []string) error {
-	fs := newFlags("eval", "-run DIR [-H H] [-origins N]")
+	fs := newFlags("eval", "-run DIR [-split test|val] [-protocol test|val] [-H H] [-origins N]")
 	dir := fs.String("run", "", "run directory (holding config.json and best.ckpt)")
-	H := fs.Int("H", 0, "evaluation horizon (0: the run's ceil(1.5 K))")
-	origins := fs.Int("origins", 0, "at most this many origins per test unit (0: the run's, 64)")
+	split := fs.String("split", experiment.SplitTest, "the split to score: test or val")
+	protocol := fs.String("protocol", experiment.SplitTest, "test: the test context, horizon and origins; val: the validation loss's (training context, h = 1..K)")
+	H := fs.Int("H", 0, "evaluation horizon (0: the protocol's, ceil(1.5 K) for test, K for val)")
+	origins := fs.Int("origins", 0, "at most this many origins per unit (0: the protocol's)")
 	curve := fs.Bool("curve", false, "also print the per-horizon rel-L2")
 	cache := fs.String("cache", "", "cache of generated trajectories (default <repo>/data/cache)")
 	ett := fs.String("ett", "", "directory of the ETT files (default <repo>/../shared/data/ett)")
@@ -244,14 +246,21 @@ func cmdEval(args []string) error {
 	if *dir == "" {
 		return usageError{errors.New("-run is required")}
 	}
-	c, s, err := experiment.EvaluateRun(*dir, *H, *origins, experiment.Options{DataCache: *cache, ETTDir: *ett, DataFile: *dataFile})
+	for _, f := range []struct{ name, v string }{{"-split", *split}, {"-protocol", *protocol}} {
+		if f.v != experiment.SplitTest && f.v != experiment.SplitVal {
+			return usageError{fmt.Errorf("%s %q: want test or val", f.name, f.v)}
+		}
+	}
+	if *H < 0 || *origins < 0 {
+		return usageError{fmt.Errorf("-H %d and -origins %d must not be negative (0: the protocol's)", *H, *origins)}
+	}
+	spec := experiment.EvalSpec{Split: *split, Protocol: *protocol, H: *H, Origins: *origins}
+	c, s, err := experiment.EvaluateRunSpec(*dir, spec, experiment.Options{DataCache: *cache, ETTDir: *ett, DataFile: *dataFile})
 	if err != nil {
 		return err
 	}
-	if *H == 0 {
-		*H = c.HEval
-	}
-	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins)\n", c.Name(), s.RelL2, *H, s.Units, s.Origins)
+	fmt.Fprintf(stdout, "%s: %s rel-L2 %.5f (%s protocol: h = 1..%d, %d units, %d origins)\n",
+		c.Name(), *split, s.RelL2, *protocol, len(s.PerHorizon), s.Units, s.Origins)
 	if *curve {
 		for h, v := range s.PerHorizon {
 			fmt.Fprintf(stdout, "%d\t%.6f\n", h+1, v)

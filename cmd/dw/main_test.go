@@ -247,6 +247,20 @@ func TestTrainStopResumeEval(t *testing.T) {
 	if _, err := dw(t, "eval", "-run", dir, "-cache", cache, "-H", "500"); err == nil || !strings.Contains(err.Error(), "H = 500") {
 		t.Errorf("eval at a horizon longer than the units: %v", err)
 	}
+	// The validation split under the validation protocol is the loss that chose the best epoch.
+	best := regexp.MustCompile(`\(val ([0-9.]+),`).FindStringSubmatch(out)
+	val, err := dw(t, "eval", "-run", dir, "-cache", cache, "-split", "val", "-protocol", "val")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best == nil || !strings.Contains(val, "val rel-L2 "+best[1]+" (val protocol") {
+		t.Errorf("dw eval -split val -protocol val gives %q, training reported best validation %v", val, best)
+	}
+	for _, bad := range [][]string{{"-split", "train"}, {"-protocol", "dense"}, {"-H", "-1"}} {
+		if _, err := dw(t, append([]string{"eval", "-run", dir, "-cache", cache}, bad...)...); err == nil || !strings.Contains(err.Error(), bad[1]) {
+			t.Errorf("eval %v: %v, want an error naming %q", bad, err, bad[1])
+		}
+	}
 	// dw table shows the run beside its baselines, scored on the spot.
 	table, logs, err := dwLogs(t, "table", "-profile", "quick", "-testbeds", "narma5", "-methods", "dw", "-seeds", "2", "-runs", runs, "-cache", cache)
 	if err != nil {

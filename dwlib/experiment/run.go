@@ -345,40 +345,13 @@ func (opt Options) backend() (compute.Backend, error) {
 
 // EvaluateRun evaluates the best checkpoint of the run in dir on its test split through horizon H
 // (0: the run's HEval) with at most origins origins per unit (0: the run's EvalOrigins). It is how
-// a checkpoint trained at one K is scored at another fixed horizon.
+// a checkpoint trained at one K is scored at another fixed horizon. [EvaluateRunSpec] scores other
+// splits and protocols.
 func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore, error) {
-	cfg, err := readRunConfig(filepath.Join(dir, ConfigFile))
-	if err != nil {
-		return RunConfig{}, TestScore{}, err
+	if H < 0 || origins < 0 {
+		return RunConfig{}, TestScore{}, fmt.Errorf("experiment: H = %d and origins = %d must be >= 1 (0: the run's)", H, origins)
 	}
-	if H == 0 {
-		H = cfg.HEval
-	}
-	if origins == 0 {
-		origins = cfg.EvalOrigins
-	}
-	if H < 1 || origins < 1 {
-		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d and origins = %d must be >= 1", H, origins)
-	}
-	ds, f, err := loadBestFrom(dir, cfg, opt)
-	if err != nil {
-		return cfg, TestScore{}, err
-	}
-	if err := ds.CheckHorizon(cfg.EvalBurnIn+cfg.EvalWindow, H); err != nil {
-		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d: %w", H, err)
-	}
-	bk, err := opt.backend()
-	if err != nil {
-		return cfg, TestScore{}, err
-	}
-	p, err := train.NewPredictor(bk, f, cfg.Fit.EvalBatch)
-	if err != nil {
-		return cfg, TestScore{}, err
-	}
-	c := cfg
-	c.HEval, c.EvalOrigins = H, origins
-	score, err := evaluateTest(p, ds.Test, c)
-	return cfg, score, err
+	return EvaluateRunSpec(dir, EvalSpec{H: H, Origins: origins}, opt)
 }
 
 // writeFileAtomic replaces path with b (see dwlib/internal/atomicfile).
