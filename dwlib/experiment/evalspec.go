@@ -28,20 +28,27 @@ const (
 	SplitVal  = "val"
 )
 
-// geometry returns the burn-in, context, horizon and origins the spec scores with. modelBurnIn is
-// the burn-in training really used (the model's, after its defaults: a configured 0 runs as 32, the
-// deviation in docs/profiles.md), so the validation protocol is the one that chose the best epoch.
-func (s EvalSpec) geometry(cfg RunConfig, modelBurnIn int) (burnIn, window, H, origins int, err error) {
-	switch s.Protocol {
-	case "", SplitTest:
-		burnIn, window, H, origins = cfg.EvalBurnIn, cfg.EvalWindow, cfg.HEval, cfg.EvalOrigins
-	case SplitVal:
-		burnIn, window, H, origins = modelBurnIn, cfg.Model.Window, cfg.Train.K, cfg.Fit.ValOrigins
-	default:
-		return 0, 0, 0, 0, fmt.Errorf("experiment: EvalSpec.Protocol %q: want %q or %q", s.Protocol, SplitTest, SplitVal)
+// check refuses a split, protocol or override the spec does not know, naming it.
+func (s EvalSpec) check() error {
+	for _, f := range []struct{ name, v string }{{"Split", s.Split}, {"Protocol", s.Protocol}} {
+		if f.v != "" && f.v != SplitTest && f.v != SplitVal {
+			return fmt.Errorf("experiment: EvalSpec.%s %q: want %q or %q", f.name, f.v, SplitTest, SplitVal)
+		}
 	}
 	if s.H < 0 || s.Origins < 0 {
-		return 0, 0, 0, 0, fmt.Errorf("experiment: EvalSpec H = %d and Origins = %d must not be negative", s.H, s.Origins)
+		return fmt.Errorf("experiment: EvalSpec H = %d and Origins = %d must not be negative (0: the protocol's)", s.H, s.Origins)
+	}
+	return nil
+}
+
+// geometry returns the burn-in, context, horizon and origins a checked spec scores with.
+// modelBurnIn is the burn-in training really used (the model's, after its defaults: a configured
+// 0 runs as 32, the deviation in docs/profiles.md), so the validation protocol is the one that
+// chose the best epoch.
+func (s EvalSpec) geometry(cfg RunConfig, modelBurnIn int) (burnIn, window, H, origins int) {
+	burnIn, window, H, origins = cfg.EvalBurnIn, cfg.EvalWindow, cfg.HEval, cfg.EvalOrigins
+	if s.Protocol == SplitVal {
+		burnIn, window, H, origins = modelBurnIn, cfg.Model.Window, cfg.Train.K, cfg.Fit.ValOrigins
 	}
 	if s.H > 0 {
 		H = s.H
@@ -49,18 +56,15 @@ func (s EvalSpec) geometry(cfg RunConfig, modelBurnIn int) (burnIn, window, H, o
 	if s.Origins > 0 {
 		origins = s.Origins
 	}
-	return burnIn, window, H, origins, nil
+	return burnIn, window, H, origins
 }
 
-// units returns the spec's split of ds.
-func (s EvalSpec) units(ds *data.Dataset) ([]data.Series, error) {
-	switch s.Split {
-	case "", SplitTest:
-		return ds.Test, nil
-	case SplitVal:
-		return ds.Val, nil
+// units returns a checked spec's split of ds.
+func (s EvalSpec) units(ds *data.Dataset) []data.Series {
+	if s.Split == SplitVal {
+		return ds.Val
 	}
-	return nil, fmt.Errorf("experiment: EvalSpec.Split %q: want %q or %q", s.Split, SplitTest, SplitVal)
+	return ds.Test
 }
 
 // EvaluateRunSpec scores the best checkpoint of the run in dir as spec says. With the zero spec it
@@ -71,18 +75,14 @@ func EvaluateRunSpec(dir string, spec EvalSpec, opt Options) (RunConfig, TestSco
 	if err != nil {
 		return RunConfig{}, TestScore{}, err
 	}
-	if _, _, _, _, err := spec.geometry(cfg, 0); err != nil {
-		return cfg, TestScore{}, err // bad input is refused before any data is read
+	if err := spec.check(); err != nil {
+		return cfg, TestScore{}, err // refused before any data is read
 	}
 	ds, f, err := loadBestFrom(dir, cfg, opt)
 	if err != nil {
 		return cfg, TestScore{}, err
 	}
-	burnIn, window, H, origins, _ := spec.geometry(cfg, f.Spec().BurnIn)
-	units, err := spec.units(ds)
-	if err != nil {
-		return cfg, TestScore{}, err
-	}
+	burnIn, window, H, origins := spec.geometry(cfg, f.Spec().BurnIn)
 	if err := ds.CheckHorizon(burnIn+window, H); err != nil {
 		return cfg, TestScore{}, fmt.Errorf("experiment: H = %d: %w", H, err)
 	}
@@ -96,6 +96,6 @@ func EvaluateRunSpec(dir string, spec EvalSpec, opt Options) (RunConfig, TestSco
 	}
 	c := cfg
 	c.EvalBurnIn, c.EvalWindow, c.HEval, c.EvalOrigins = burnIn, window, H, origins
-	score, err := evaluateTest(p, units, c)
+	score, err := evaluateTest(p, spec.units(ds), c)
 	return cfg, score, err
 }

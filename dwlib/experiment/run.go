@@ -348,9 +348,6 @@ func (opt Options) backend() (compute.Backend, error) {
 // a checkpoint trained at one K is scored at another fixed horizon. [EvaluateRunSpec] scores other
 // splits and protocols.
 func EvaluateRun(dir string, H, origins int, opt Options) (RunConfig, TestScore, error) {
-	if H < 0 || origins < 0 {
-		return RunConfig{}, TestScore{}, fmt.Errorf("experiment: H = %d and origins = %d must be >= 1 (0: the run's)", H, origins)
-	}
 	return EvaluateRunSpec(dir, EvalSpec{H: H, Origins: origins}, opt)
 }
 
