@@ -72,12 +72,13 @@ func saveTable(dir, profile, label, table string, elapsed time.Duration, jobs in
 		return err
 	}
 	base := filepath.Join(dir, fmt.Sprintf("%s-%s", profile, label))
-	wall := 0.0
+	wall, epochs := 0.0, 0.0
 	for _, r := range rs {
 		wall += r.WallSeconds
+		epochs += r.EpochSeconds()
 	}
-	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (runs trained on backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs took %.1f min of wall time in all (their own, data to result).",
-		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), runBackends(rs), len(rs), wall/60)
+	header := fmt.Sprintf("# %s: %s\n\nWritten %s by `%s` (runs trained on backend %s). Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split, for the minimum-validation checkpoint; s/epoch is the median training-loop time per epoch. %d runs spent %.1f min in their epochs (training and validation, every process of a resumed run) and %.1f min of wall time from data to result (a resumed run's last process only).",
+		profile, label, time.Now().UTC().Format("2006-01-02"), commandLine(), runBackends(rs), len(rs), epochs/60, wall/60)
 	if elapsed > 0 {
 		header += fmt.Sprintf(" The sweep itself, %d run(s) at a time, took %.1f min from start to end (runs read back, not trained, count as nothing).", jobs, elapsed.Minutes())
 	}

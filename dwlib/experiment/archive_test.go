@@ -40,6 +40,12 @@ func TestArchive(t *testing.T) {
 	if err != nil || fin == nil || fin.Test.RelL2 != want.Test.RelL2 {
 		t.Errorf("FinishedRun from the archive: %v, %v", fin, err)
 	}
+	if has, err := opt.HasBest(cfg); has || err != nil {
+		t.Errorf("HasBest of a run read from the archive = %v, %v; want false (the archive keeps no parameters)", has, err)
+	}
+	if has, err := src.HasBest(cfg); !has || err != nil {
+		t.Errorf("HasBest of the finished run = %v, %v; want true", has, err)
+	}
 	if r, _, err := ReadFinished(cfg, Options{RunsDir: empty}); r != nil || err != nil {
 		t.Errorf("without an archive, an empty run tree has a result: %v, %v", r, err)
 	}

@@ -208,8 +208,14 @@ func TestStopAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := Options{RunsDir: t.TempDir(), DataCache: cache, StopAfter: 1}
+	if has, err := opt.HasBest(cfg); has || err != nil {
+		t.Errorf("HasBest before the run = %v, %v; want false, nil", has, err)
+	}
 	if _, err := Run(cfg, opt); !errors.Is(err, ErrStopped) {
 		t.Fatalf("StopAfter 1: %v, want ErrStopped", err)
+	}
+	if has, err := opt.HasBest(cfg); !has || err != nil {
+		t.Errorf("HasBest after one epoch = %v, %v; want true, nil", has, err)
 	}
 	opt.Resume = true
 	opt.StopAfter = 0
@@ -219,6 +225,9 @@ func TestStopAndResume(t *testing.T) {
 	}
 	if resumed.ResumedAt != 1 {
 		t.Errorf("ResumedAt = %d, want 1", resumed.ResumedAt)
+	}
+	if len(resumed.Epochs) != 3 || resumed.Epochs[0].TrainSeconds <= 0 || resumed.EpochSeconds() <= resumed.Epochs[0].TrainSeconds {
+		t.Errorf("the resumed run's epoch times do not include the first process's epoch: %+v", resumed.Epochs)
 	}
 	if resumed.Test.RelL2 != whole.Test.RelL2 || resumed.BestEpoch != whole.BestEpoch {
 		t.Errorf("resumed run: test %v best epoch %d; uninterrupted: %v, %d", resumed.Test.RelL2, resumed.BestEpoch, whole.Test.RelL2, whole.BestEpoch)

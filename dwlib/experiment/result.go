@@ -54,6 +54,17 @@ type Result struct {
 	RouteP []wiener.Sym2 `json:"route_P,omitempty"`
 }
 
+// EpochSeconds is the time spent in the run's epochs, training and validation, summed over every
+// epoch, including those of earlier processes of a resumed run (WallSeconds counts only the last
+// process, but from data to result).
+func (r *Result) EpochSeconds() float64 {
+	s := 0.0
+	for _, e := range r.Epochs {
+		s += e.TrainSeconds + e.ValSeconds
+	}
+	return s
+}
+
 // medianTrainSeconds is the median epoch time, skipping the first (compilation) epoch when more
 // than two epochs ran.
 func medianTrainSeconds(eps []train.EpochRecord) float64 {

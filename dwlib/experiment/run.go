@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,6 +319,24 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 		return nil, nil, err
 	}
 	return loadBestFrom(dir, cfg, opt)
+}
+
+// HasBest says whether the run directory of cfg holds its best parameters (best.ckpt), which
+// LoadBest, EvaluateRun and the diagnostics at a checkpoint need. A finished run read from the
+// archive has its scores there but not its parameters, so it has none.
+func (opt Options) HasBest(cfg RunConfig) (bool, error) {
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return false, err
+	}
+	switch _, err := os.Stat(filepath.Join(dir, BestFile)); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	default:
+		return false, fmt.Errorf("experiment: run %s: %w", cfg.Name(), err)
+	}
 }
 
 // loadBestFrom loads best.ckpt of dir, which must be the best checkpoint of the run cfg describes
