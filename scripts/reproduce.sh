@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # reproduce.sh: the reproduction's long runs (issue 9), in priority order, resumable, archived.
 #
-# Each stage is one `dw sweep ... -resume -save` (its table and baselines into data/results/) followed
-# by `dw archive` of the runs it finished (their result.json into data/results/runs/, committed):
-# a run already archived is read back, not trained, so the script picks up where any earlier
-# machine left off, and a stage interrupted (Ctrl-C, -stop-after, a wall-time limit) continues
-# from its last epoch checkpoint on the same machine.
+# Each stage is one `dw sweep ... -resume -save` (its table and baselines into data/results/), or for
+# a training-horizon stage one `dw ksweep ... -train -resume -save` (its K* table into
+# data/results/ksweep-<profile>-<testbed>.md), followed by `dw archive` of the runs it finished
+# (their result.json into data/results/runs/, committed): a run already archived is read back,
+# not trained, so the script picks up where any earlier machine left off, and a stage interrupted
+# (Ctrl-C, -stop-after, a wall-time limit) continues from its last epoch checkpoint on the same
+# machine.
 #
 # Usage: scripts/reproduce.sh [--list] [--jobs N] [STAGE ...]
 #   --list     print the stages and their commands, run nothing
@@ -17,7 +19,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-# name | profile | dw grid flags | label of the saved table
+# name | profile | dw grid flags | label of the saved table, or "ksweep -H H": a training-horizon
+# sweep (one testbed; every checkpoint scored at h = 1..H, which needs the checkpoints, so the K*
+# table is written on the machine that trained them)
 STAGES=(
   "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "narma-dmg|paper-cpu|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
@@ -30,7 +34,11 @@ STAGES=(
   "step-1e-4|paper-cpu-a1-long-lr1e-4|-testbeds mackey-glass -methods full -seeds 0|mg"
   "long-controls|paper-cpu-a1-long|-testbeds mackey-glass -methods tbptt,static -seeds 0,1,2|mg-controls"
   "ett|paper-cpu|-testbeds ettm1,ettm2 -methods full,dw -seeds 0|ett"
-  "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
+  "known-snr|paper-cpu|-testbeds known-snr -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|known-snr"
+  "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,known-snr,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
+  "ksweep-mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
+  "ksweep-ettm1|paper-cpu|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
+  "ksweep-ettm2|paper-cpu|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
 )
 
 jobs=2
@@ -40,7 +48,7 @@ while (($#)); do
   case "$1" in
     --list) list=1; shift ;;
     --jobs) jobs="${2:?--jobs wants a number}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "reproduce: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) want+=("$1"); shift ;;
   esac
@@ -64,8 +72,13 @@ fi
 for s in "${STAGES[@]}"; do
   IFS='|' read -r name profile grid label <<<"$s"
   if ((${#want[@]})) && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
-  # shellcheck disable=SC2086 # grid is a list of flags
-  sweep=(sweep -profile "$profile" $grid -jobs "$jobs" -resume -save -label "$label")
+  if [[ "$label" == ksweep* ]]; then
+    # shellcheck disable=SC2086 # grid and the label's -H are lists of flags
+    sweep=(ksweep -profile "$profile" $grid ${label#ksweep} -train -jobs "$jobs" -resume -save)
+  else
+    # shellcheck disable=SC2086
+    sweep=(sweep -profile "$profile" $grid -jobs "$jobs" -resume -save -label "$label")
+  fi
   # shellcheck disable=SC2086
   archive=(archive -profile "$profile" $grid)
   if [[ "$list" == 1 ]]; then
