@@ -54,16 +54,22 @@ func cmdKSweep(args []string) error {
 	}
 	opt := rf.options()
 	if *trainFirst {
-		jobs := experiment.Grid{Testbeds: []string{*testbed}, Methods: ms, Seeds: seeds, Ks: Ks}.Jobs()
-		opt.Reporter, opt.Jobs = kernelext.NewReporter(), *parallel
-		outs, err := experiment.Sweep(rf.profile, jobs, opt)
+		jobs, err := experiment.HorizonSweepToTrain(opt, rf.profile, *testbed, ms, Ks, seeds, *H, *origins)
 		if err != nil {
 			return err
 		}
-		if _, err := experiment.Results(outs); err != nil {
-			fmt.Fprintln(stderr, "dw:", err)
+		// A run whose result alone is archived is trained again: scoring it at H needs its checkpoint.
+		train := opt
+		train.NoArchive, train.Reporter, train.Jobs = true, kernelext.NewReporter(), *parallel
+		if len(jobs) > 0 {
+			outs, err := experiment.Sweep(rf.profile, jobs, train)
+			if err != nil {
+				return err
+			}
+			if _, err := experiment.Results(outs); err != nil {
+				fmt.Fprintln(stderr, "dw:", err)
+			}
 		}
-		opt.Reporter = nil
 	}
 	s, err := experiment.RunHorizonSweep(opt, rf.profile, *testbed, ms, Ks, seeds, *H, *origins)
 	if err != nil {

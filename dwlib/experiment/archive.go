@@ -78,7 +78,10 @@ func ReadFinished(cfg RunConfig, opt Options) (*Result, string, error) {
 }
 
 // ArchiveRun copies the result of cfg's finished run from its run directory into the archive
-// (opt.Archive, or the project's) and returns the file written. An unfinished run is an error.
+// (opt.Archive, or the project's) and returns the file written. The run's fixed-horizon scores
+// (FixedHorizonFile, a horizon sweep's evaluations) go with it: they need the checkpoint to be
+// computed again, so without them an archived run drops out of a sweep. An unfinished run is an
+// error.
 func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	dir, err := opt.Dir(cfg)
 	if err != nil {
@@ -105,5 +108,21 @@ func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
 	}
-	return dst, WriteResult(dst, r)
+	if err := WriteResult(dst, r); err != nil {
+		return "", err
+	}
+	scores, err := filepath.Glob(filepath.Join(dir, "fixedH*-o*.json"))
+	if err != nil {
+		return "", err
+	}
+	for _, src := range scores {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return "", err
+		}
+		if err := writeFileAtomic(filepath.Join(filepath.Dir(dst), filepath.Base(src)), b); err != nil {
+			return "", err
+		}
+	}
+	return dst, nil
 }

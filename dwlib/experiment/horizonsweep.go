@@ -66,7 +66,7 @@ func EvaluateFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScor
 	}
 	r, err := ReadResult(filepath.Join(dir, ResultFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return archivedFixedHorizon(cfg, H, origins, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -93,6 +93,64 @@ func EvaluateFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScor
 		return nil, err
 	}
 	return &score, nil
+}
+
+// archivedFixedHorizon reads cfg's score at (H, origins) from the archive, where ArchiveRun put
+// it: (nil, nil) when there is none.
+func archivedFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScore, error) {
+	a := opt.archiveDir()
+	if a == "" {
+		return nil, nil
+	}
+	p := filepath.Join(a, filepath.FromSlash(cfg.Name()), FixedHorizonFile(H, origins))
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s fixedHorizonScore
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("experiment: %s: %w", p, err)
+	}
+	if s.H != H || s.Origins != origins || !sameConfig(s.Config, cfg) {
+		return nil, fmt.Errorf("experiment: %s holds a score for another configuration or horizon (H = %d, %d origins)", p, s.H, s.Origins)
+	}
+	return &s.Test, nil
+}
+
+// HorizonSweepToTrain lists the jobs of a horizon sweep whose score at (H, origins) can be had
+// neither from a run directory nor from the archive: the runs to train (or resume). A run whose
+// result alone is archived is among them, since scoring it at H needs its checkpoint; train
+// them with Options.NoArchive, or the archived result counts as finished.
+func HorizonSweepToTrain(opt Options, profile, testbed string, methods []string, Ks []int, seeds []uint64, H, origins int) ([]Job, error) {
+	var out []Job
+	for _, j := range (Grid{Testbeds: []string{testbed}, Methods: methods, Seeds: seeds, Ks: Ks}).Jobs() {
+		cfg, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
+		if err != nil {
+			return nil, err
+		}
+		o := origins
+		if o == 0 {
+			o = cfg.EvalOrigins
+		}
+		dir, err := opt.Dir(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
+			continue
+		}
+		score, err := archivedFixedHorizon(cfg, H, o, opt)
+		if err != nil {
+			return nil, err
+		}
+		if score == nil {
+			out = append(out, j)
+		}
+	}
+	return out, nil
 }
 
 // RunHorizonSweep evaluates the finished runs of profile × testbed × methods × Ks × seeds at the

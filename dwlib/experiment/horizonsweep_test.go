@@ -124,6 +124,61 @@ func TestHorizonSweep(t *testing.T) {
 	if again.Points[0].RelL2 < 7 {
 		t.Errorf("the cached score was not read back: %v", again.Points[0].RelL2)
 	}
+	// Archived with their scores, the finished runs need no checkpoint: a sweep over an empty run
+	// tree reads the same points from the archive, and only the unfinished run is left to train.
+	cur, err := RunHorizonSweep(opt, Quick, "mackey-glass", []string{"full", "dw"}, Ks, seeds, H, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive, empty := t.TempDir(), t.TempDir()
+	for _, j := range jobs { // every finished run
+		cfg, _ := Resolve(Quick, j.Testbed, j.Method, j.Seed, j.K)
+		if _, err := ArchiveRun(cfg, Options{RunsDir: opt.RunsDir, Archive: archive}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fromArchive := Options{RunsDir: empty, Archive: archive, DataCache: opt.DataCache}
+	back, err := RunHorizonSweep(fromArchive, Quick, "mackey-glass", []string{"full", "dw"}, Ks, seeds, H, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Points) != len(cur.Points) || len(back.Missing) != 1 {
+		t.Fatalf("from the archive: %d points, missing %v; want %d and one", len(back.Points), back.Missing, len(cur.Points))
+	}
+	for i := range cur.Points {
+		if back.Points[i] != cur.Points[i] {
+			t.Errorf("point %d from the archive %+v, want %+v", i, back.Points[i], cur.Points[i])
+		}
+	}
+	toTrain, err := HorizonSweepToTrain(fromArchive, Quick, "mackey-glass", []string{"full", "dw"}, Ks, seeds, H, 0)
+	if err != nil || len(toTrain) != 1 || toTrain[0] != (Job{Testbed: "mackey-glass", Method: "dw", Seed: 1, K: 8}) {
+		t.Errorf("to train from the archive: %v, %v; want only dw K=8 s1", toTrain, err)
+	}
+	// An archived result without its score must be trained again (scoring needs the checkpoint);
+	// a score of another horizon is refused by name.
+	cfg6, _ := Resolve(Quick, "mackey-glass", "full", 1, 6)
+	score6 := filepath.Join(archive, filepath.FromSlash(cfg6.Name()), FixedHorizonFile(H, cfg6.EvalOrigins))
+	if err := os.Remove(score6); err != nil {
+		t.Fatal(err)
+	}
+	if toTrain, err = HorizonSweepToTrain(fromArchive, Quick, "mackey-glass", []string{"full"}, Ks, seeds, H, 0); err != nil || len(toTrain) != 1 || toTrain[0].K != 6 || toTrain[0].Seed != 1 {
+		t.Errorf("to train with full K=6 s1's score gone: %v, %v", toTrain, err)
+	}
+	if toTrain, err = HorizonSweepToTrain(opt, Quick, "mackey-glass", []string{"full"}, Ks, seeds, H, 0); err != nil || len(toTrain) != 0 {
+		t.Errorf("to train with every run directory finished: %v, %v; want none", toTrain, err)
+	}
+	cfg4, _ := Resolve(Quick, "mackey-glass", "full", 0, 4)
+	score4 := filepath.Join(archive, filepath.FromSlash(cfg4.Name()), FixedHorizonFile(H, cfg4.EvalOrigins))
+	if err := os.WriteFile(score4, []byte(strings.Replace(mustRead(t, score4), fmt.Sprintf(`"H": %d`, H), `"H": 99`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunHorizonSweep(fromArchive, Quick, "mackey-glass", []string{"full"}, Ks, seeds, H, 0); err == nil || !strings.Contains(err.Error(), score4) {
+		t.Errorf("a score of another horizon in the archive: %v, want an error naming %s", err, score4)
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("sweeping the archive wrote %d entries into the run tree", len(entries))
+	}
+
 	for _, bad := range []struct {
 		Ks []int
 		H  int

@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/internal-dw/dwgo/dwlib/progress"
@@ -26,10 +28,10 @@ func TestSweepJobsGiveTheSameNumbers(t *testing.T) {
 	many, rec := run(3)
 	total := 0
 	for _, o := range many {
-		total += PlannedBatches(o.Config)
+		total += SweepCost(o.Config)
 	}
-	if got := rec.Done; got != total {
-		t.Errorf("parallel sweep reported %d steps, want the planned %d", got, total)
+	if got := rec.Done; got != total || !strings.HasPrefix(rec.Events[0], fmt.Sprintf("start %d ", total)) {
+		t.Errorf("parallel sweep reported %d, started with %q; want the planned cost %d", got, rec.Events[0], total)
 	}
 	for i := range jobs {
 		a, b := one[i], many[i]
@@ -68,5 +70,35 @@ func TestPaperVal64IsPaperWithFewerValidationOrigins(t *testing.T) {
 		if string(v.JSON()) != string(p.JSON()) {
 			t.Errorf("%s: paper-val64 differs from paper in more than the validation origins:\n%s\n%s", m, v.JSON(), p.JSON())
 		}
+	}
+}
+
+// TestForwardConvertsMinibatchesIntoCost: a run's minibatch steps reach the sweep's bar as its
+// share of SweepCost, whatever the number of minibatches per epoch, and never more than the cost.
+func TestForwardConvertsMinibatchesIntoCost(t *testing.T) {
+	for _, tc := range []struct {
+		planned, cost int
+		steps         []int
+		want          []int // the bar's total after each step
+	}{
+		{planned: 700, cost: 6400, steps: []int{1, 6, 693}, want: []int{9, 64, 6400}},
+		{planned: 100, cost: 6400, steps: []int{1, 49, 50}, want: []int{64, 3200, 6400}},
+		{planned: 3, cost: 2, steps: []int{1, 1, 1, 5}, want: []int{0, 1, 2, 2}},
+	} {
+		rec := &progress.Recorder{}
+		f := &forward{rep: rec, planned: tc.planned, cost: tc.cost}
+		for i, n := range tc.steps {
+			f.Step(n, "epoch")
+			if rec.Done != tc.want[i] {
+				t.Errorf("planned %d, cost %d: after step %d the bar is at %d, want %d", tc.planned, tc.cost, i, rec.Done, tc.want[i])
+			}
+		}
+	}
+	c, err := Resolve(PaperCPU, "mackey-glass", "dw", 0, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := SweepCost(c), c.Fit.Epochs*(c.Model.Window+32); got != want {
+		t.Errorf("SweepCost = %d, want epochs × (window + K) = %d", got, want)
 	}
 }
