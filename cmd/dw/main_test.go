@@ -328,6 +328,23 @@ func TestKSweepCommand(t *testing.T) {
 	if err != nil || again != out {
 		t.Errorf("second call: %v\n%s\nvs\n%s", err, again, out)
 	}
+	// Archived (results and scores at H), the sweep needs no run directory: over an empty run
+	// tree it prints the same table, and -train there trains nothing.
+	archive := t.TempDir()
+	if log, err := dw(t, "archive", "-profile", "quick", "-testbed", "narma5", "-method", "full,dw", "-seeds", "0,1", "-K", "4,6,8", "-runs", runs, "-archive", archive); err != nil {
+		t.Fatalf("dw archive: %v\n%s", err, log)
+	}
+	empty := t.TempDir()
+	fromArchive := []string{"ksweep", "-profile", "quick", "-testbed", "narma5", "-K", "4,6,8", "-H", "12", "-seeds", "0,1", "-runs", empty, "-archive", archive, "-cache", cache}
+	for _, extra := range [][]string{nil, {"-train"}} {
+		got, err := dw(t, append(fromArchive, extra...)...)
+		if err != nil || got != out {
+			t.Errorf("from the archive %v: %v\n%s\nvs\n%s", extra, err, got, out)
+		}
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("the sweep from the archive wrote %d entries into the empty run tree", len(entries))
+	}
 	if _, err := dw(t, "ksweep", "-profile", "quick", "-K", "4,8", "-H", "12"); err == nil || !strings.Contains(err.Error(), "at least 3") {
 		t.Errorf("two K: %v", err)
 	}
