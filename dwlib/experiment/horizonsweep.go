@@ -123,10 +123,18 @@ func archivedFixedHorizon(cfg RunConfig, H, origins int, opt Options) (*TestScor
 // HorizonSweepToTrain lists the jobs of a horizon sweep whose score at (H, origins) can be had
 // neither from a run directory nor from the archive: the runs to train (or resume). A run whose
 // result alone is archived is among them, since scoring it at H needs its checkpoint; train
-// them with Options.NoArchive, or the archived result counts as finished.
+// them with Options.NoArchive, or the archived result counts as finished. The jobs come seed by
+// seed and K by K, the methods of one (seed, K) side by side, so a sweep stopped part-way leaves
+// matched points.
 func HorizonSweepToTrain(opt Options, profile, testbed string, methods []string, Ks []int, seeds []uint64, H, origins int) ([]Job, error) {
+	var all []Job
+	for _, seed := range seeds {
+		for _, k := range Ks {
+			all = append(all, Grid{Testbeds: []string{testbed}, Methods: methods, Seeds: []uint64{seed}, Ks: []int{k}}.Jobs()...)
+		}
+	}
 	var out []Job
-	for _, j := range (Grid{Testbeds: []string{testbed}, Methods: methods, Seeds: seeds, Ks: Ks}).Jobs() {
+	for _, j := range all {
 		cfg, err := Resolve(profile, j.Testbed, j.Method, j.Seed, j.K)
 		if err != nil {
 			return nil, err
