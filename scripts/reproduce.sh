@@ -20,8 +20,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # name | profile | dw grid flags | label of the saved table, or "ksweep -H H": a training-horizon
-# sweep (one testbed; every checkpoint scored at h = 1..H, which needs the checkpoints, so the K*
-# table is written on the machine that trained them)
+# sweep (one testbed; every checkpoint scored at h = 1..H, which needs the checkpoint, on the
+# machine that trained it; `dw archive` keeps the score with the result, so a later machine reads
+# it back and trains only the runs still missing, matched Full/DW pairs first)
 STAGES=(
   "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "narma-dmg|paper-cpu|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
