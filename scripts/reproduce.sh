@@ -38,6 +38,7 @@ STAGES=(
   "known-snr|paper-cpu|-testbeds known-snr -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|known-snr"
   "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,known-snr,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
   "ksweep-mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
+  "ksweep-mg-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
   "ksweep-ettm1|paper-cpu|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
   "ksweep-ettm2|paper-cpu|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
 )
