@@ -111,7 +111,7 @@ func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	if err := WriteResult(dst, r); err != nil {
 		return "", err
 	}
-	scores, err := filepath.Glob(filepath.Join(dir, "fixedH*-o*.json"))
+	scores, err := filepath.Glob(filepath.Join(dir, fixedHorizonFiles))
 	if err != nil {
 		return "", err
 	}

@@ -53,6 +53,9 @@ type fixedHorizonScore struct {
 // FixedHorizonFile names the cache of a run's evaluation at horizon H over origins origins.
 func FixedHorizonFile(H, origins int) string { return fmt.Sprintf("fixedH%d-o%d.json", H, origins) }
 
+// fixedHorizonFiles matches every FixedHorizonFile of a run directory.
+const fixedHorizonFiles = "fixedH*-o*.json"
+
 // EvaluateFixedHorizon scores the best checkpoint of the finished run cfg at horizon H (origins
 // per unit; 0: the run's EvalOrigins), caching the score in the run directory so a sweep can be
 // re-read without re-evaluating. It returns (nil, nil) when the run has not finished.
