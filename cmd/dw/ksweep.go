@@ -25,7 +25,7 @@ func cmdKSweep(args []string) error {
 	seedList, methods := new(string), new(string)
 	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
 	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
-	trainFirst := fs.Bool("train", false, "train (or resume) the grid's runs first; without it only finished runs are scored")
+	trainFirst := fs.Bool("train", false, "train the grid's missing runs first, continuing interrupted ones (Ctrl-C stops at the next minibatch, keeping each run's last epoch); without it only finished runs are scored")
 	parallel := fs.Int("jobs", 1, "with -train: runs trained at once")
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/ksweep-<profile>-<testbed>.md")
 	if err := parse(fs, args); err != nil {
@@ -59,10 +59,18 @@ func cmdKSweep(args []string) error {
 			return err
 		}
 		// A run whose result alone is archived is trained again: scoring it at H needs its checkpoint.
+		// An interrupted one continues from its last epoch: a sweep outlives sessions, and -train
+		// promises "train (or resume)" without asking for -resume as well.
 		train := opt
-		train.NoArchive, train.Reporter, train.Jobs = true, kernelext.NewReporter(), *parallel
+		train.NoArchive, train.Resume, train.Reporter, train.Jobs = true, !rf.force, kernelext.NewReporter(), *parallel
 		if len(jobs) > 0 {
+			ctx, stop := interruptible()
+			defer stop()
+			train.Context = ctx
 			outs, err := experiment.Sweep(rf.profile, jobs, train)
+			if errors.Is(err, experiment.ErrInterrupted) {
+				return interrupted(err)
+			}
 			if err != nil {
 				return err
 			}
@@ -84,7 +92,7 @@ func cmdKSweep(args []string) error {
 		}
 	}
 	if len(s.Missing) > 0 {
-		return errors.New("some runs have not finished (listed under the table; -train trains them)")
+		return errors.New("some runs are not scored (listed under the table; -train trains them)")
 	}
 	return nil
 }

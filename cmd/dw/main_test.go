@@ -315,6 +315,11 @@ func TestRuntimeCommand(t *testing.T) {
 func TestKSweepCommand(t *testing.T) {
 	runs, cache := t.TempDir(), t.TempDir()
 	args := []string{"ksweep", "-profile", "quick", "-testbed", "narma5", "-K", "4,6,8", "-H", "12", "-seeds", "0,1", "-runs", runs, "-cache", cache}
+	// One run of the grid was cut off after its first epoch (as a session's end leaves it):
+	// -train continues it without being told -resume.
+	if log, err := dw(t, "train", "-profile", "quick", "-testbed", "narma5", "-method", "dw", "-seed", "1", "-K", "6", "-stop-after", "1", "-runs", runs, "-cache", cache); !errors.Is(err, experiment.ErrStopped) {
+		t.Fatalf("dw train -stop-after 1: %v\n%s", err, log)
+	}
 	out, err := dw(t, append(args, "-train", "-jobs", "2")...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

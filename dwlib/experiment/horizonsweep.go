@@ -28,7 +28,8 @@ type HorizonSweep struct {
 	Seeds  []uint64
 	Fits   map[string]map[uint64]eval.Fit
 	Pooled map[string]eval.Fit
-	// Missing lists the runs of the grid that have not finished.
+	// Missing lists the runs of the grid with no score at H: unfinished, or finished with their
+	// checkpoint gone (an archived result without its score). Both need training.
 	Missing []string
 	// Baselines[name] is the mean over Seeds of each baseline's test rel-L2 (BaselineNames) under
 	// the points' protocol at H: the level a checkpoint must beat to show any skill.
@@ -294,7 +295,7 @@ func (s *HorizonSweep) Markdown() string {
 		fmt.Fprintf(&b, "\nBaselines at the same H and origins (mean over the seeds): %s. A checkpoint above them has no skill at H.\n", strings.Join(parts, ", "))
 	}
 	if len(s.Missing) > 0 {
-		fmt.Fprintf(&b, "\nNot finished (left out): %s\n", strings.Join(s.Missing, ", "))
+		fmt.Fprintf(&b, "\nNot scored, left out (unfinished, or finished without a checkpoint to score; dw ksweep -train trains them): %s\n", strings.Join(s.Missing, ", "))
 	}
 	return b.String()
 }

@@ -71,7 +71,7 @@ func TestHorizonSweep(t *testing.T) {
 			dwK8s0 = p.RelL2
 		}
 	}
-	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "Not finished (left out): quick/mackey-glass/dw-K8-s1",
+	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "dw ksweep -train trains them): quick/mackey-glass/dw-K8-s1",
 		"| method | seed | K = 4 | K = 6 | K = 8 |", fmt.Sprintf("| dw | 0 | %.4f | %.4f | %.4f |", s.Points[6].RelL2, s.Points[7].RelL2, dwK8s0),
 		fmt.Sprintf("| dw | 1 | %.4f | %.4f | – |", s.Points[9].RelL2, s.Points[10].RelL2)} {
 		if !strings.Contains(md, w) {

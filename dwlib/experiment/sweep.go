@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -183,7 +184,7 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 // run executes beside them. An interruption (opt.Context done) stops the sweep: no further run
 // starts, the ones in progress stop at their next minibatch, and Sweep returns the outcomes of
 // the runs that started (in job order) with the first *InterruptedError. opt.Reporter gets one
-// bar over the planned minibatches of all runs.
+// bar over the work left: each run's SweepCost less its finished epochs (remainingCost).
 func Sweep(profile string, jobs []Job, opt Options) ([]Outcome, error) {
 	cfgs, err := ResolveJobs(profile, jobs)
 	if err != nil {
@@ -205,9 +206,10 @@ func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]
 		}
 	}
 	rep := progress.OrNop(opt.Reporter)
-	total := 0
-	for _, c := range cfgs {
-		total += SweepCost(c)
+	costs, total := make([]int, len(cfgs)), 0
+	for i, c := range cfgs {
+		costs[i] = remainingCost(c, opt)
+		total += costs[i]
 	}
 	title := fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs))
 	workers := max(1, min(opt.Jobs, len(jobs)))
@@ -231,7 +233,7 @@ func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]
 				}
 				started[i] = true
 				inner := &forward{rep: rep, prefix: fmt.Sprintf("[%d/%d %s] ", i+1, len(jobs), jobs[i]),
-					planned: PlannedBatches(cfgs[i]), cost: SweepCost(cfgs[i])}
+					planned: PlannedBatches(cfgs[i]), cost: costs[i]}
 				ro := opt
 				ro.Reporter = inner
 				r, err := Run(cfgs[i], ro)
@@ -294,8 +296,34 @@ func SweepCost(c RunConfig) int {
 	return max(1, c.Fit.Epochs*(c.Model.Window+c.Train.K))
 }
 
+// remainingCost is the share of a run's SweepCost still to do: none for a finished run read back,
+// the epochs after its checkpoint's for one resumed. Counting a resumed run whole would make
+// the bar's ETA too long by the epochs it has behind it.
+func remainingCost(c RunConfig, opt Options) int {
+	if opt.Force {
+		return SweepCost(c)
+	}
+	if r, _, err := ReadFinished(c, opt); err == nil && r != nil {
+		return 0
+	}
+	if !opt.Resume {
+		return SweepCost(c)
+	}
+	dir, err := opt.Dir(c)
+	if err != nil {
+		return SweepCost(c)
+	}
+	info, err := train.Inspect(filepath.Join(dir, CheckpointFile))
+	if err != nil || c.Fit.Epochs <= 0 {
+		return SweepCost(c) // no checkpoint (a fresh start) or one Run will refuse with its reason
+	}
+	left := max(0, c.Fit.Epochs-info.Epoch)
+	return max(1, SweepCost(c)*left/c.Fit.Epochs)
+}
+
 // forward passes a run's minibatch steps on to the sweep's bar, with the run named, converted
-// into the run's SweepCost: after s of its planned minibatches it has reported cost·s/planned.
+// into the run's cost: after s of its planned minibatches it has reported cost·s/planned. The
+// run's own Start gives the minibatches it has left, which a resumed run has fewer of.
 type forward struct {
 	mu              sync.Mutex
 	rep             progress.Reporter
@@ -304,8 +332,14 @@ type forward struct {
 	steps, reported int
 }
 
-func (f *forward) Start(int, string) {}
-func (f *forward) Finish()           {}
+func (f *forward) Start(total int, _ string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if total > 0 && f.steps == 0 {
+		f.planned = total
+	}
+}
+func (f *forward) Finish() {}
 func (f *forward) Step(n int, msg string) {
 	f.mu.Lock()
 	f.steps += n

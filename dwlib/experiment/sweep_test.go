@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,5 +101,50 @@ func TestForwardConvertsMinibatchesIntoCost(t *testing.T) {
 	}
 	if got, want := SweepCost(c), c.Fit.Epochs*(c.Model.Window+32); got != want {
 		t.Errorf("SweepCost = %d, want epochs × (window + K) = %d", got, want)
+	}
+}
+
+// TestSweepBarCountsTheWorkLeft: the bar of a sweep that resumes one run after its first epoch and
+// reads another back starts at the work left (the resumed run's later epochs, nothing for the
+// finished one) and ends there, so its ETA is that of the work left.
+func TestSweepBarCountsTheWorkLeft(t *testing.T) {
+	opt := quickOptions(t)
+	finished := Job{Testbed: "narma5", Method: "full", Seed: 0}
+	resumed := Job{Testbed: "narma5", Method: "dw", Seed: 0}
+	cfgs, err := ResolveJobs(Quick, []Job{finished, resumed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(cfgs[0], opt); err != nil {
+		t.Fatal(err)
+	}
+	first := opt
+	first.StopAfter = 1
+	if _, err := Run(cfgs[1], first); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stop after one epoch: %v", err)
+	}
+	epochs := cfgs[1].Fit.Epochs
+	if epochs < 2 {
+		t.Fatalf("the quick profile trains %d epoch(s); the test needs two or more", epochs)
+	}
+	want := SweepCost(cfgs[1]) * (epochs - 1) / epochs
+	rec := &progress.Recorder{}
+	opt.Reporter, opt.Resume = rec, true
+	outs, err := Sweep(Quick, []Job{finished, resumed}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Results(outs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rec.Events[0], fmt.Sprintf("start %d ", want)) || rec.Done != want {
+		t.Errorf("bar started with %q and reached %d; want the work left, %d of %d", rec.Events[0], rec.Done, want, SweepCost(cfgs[0])+SweepCost(cfgs[1]))
+	}
+	// Each step's share follows the minibatches the resumed run has left, not those of a whole
+	// run: its last minibatch brings the bar to the end, with nothing left to credit at "done".
+	for _, e := range rec.Events {
+		if strings.HasPrefix(e, "step ") && strings.HasSuffix(e, "done") {
+			t.Errorf("the run's minibatches fell short of its cost, credited at the end: %q", e)
+		}
 	}
 }
