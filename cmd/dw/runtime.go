@@ -7,6 +7,7 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/kernelext"
 )
 
 // cmdRuntime times Full BPTT against Internal-DW with the paper's protocol (paired repeats in
@@ -42,11 +43,19 @@ func cmdRuntime(args []string) error {
 	seed := seedList[0]
 	opt := rf.options()
 	opt.Log = stderrLog("dw: ")
-	var cs []experiment.RuntimeComparison
-	for _, tb := range splitList(*testbeds) {
+	tbs := splitList(*testbeds)
+	for _, tb := range tbs {
 		if !slices.Contains(experiment.Testbeds(), tb) {
 			return usageError{fmt.Errorf("-testbeds: unknown testbed %q; valid testbeds: %s", tb, strings.Join(experiment.Testbeds(), ", "))}
 		}
+	}
+	// One bar over every epoch of every testbed (an ETT comparison in paper-cpu is about half an hour).
+	bar := kernelext.NewReporter()
+	bar.Start(len(tbs)*p.ProtocolEpochs(), fmt.Sprintf("runtime (%s, %d testbeds)", rf.profile, len(tbs)))
+	defer bar.Finish()
+	opt.Reporter = bar
+	var cs []experiment.RuntimeComparison
+	for _, tb := range tbs {
 		full, err := experiment.Resolve(rf.profile, tb, "full", seed, 0)
 		if err != nil {
 			return err

@@ -22,6 +22,9 @@ type RuntimeProtocol struct {
 // PaperRuntimeProtocol is the paper's protocol.
 var PaperRuntimeProtocol = RuntimeProtocol{Warmup: 1, Timed: 3, Repeats: 3}
 
+// ProtocolEpochs is the number of epochs one comparison trains: both methods, every repeat.
+func (p RuntimeProtocol) ProtocolEpochs() int { return 2 * p.Repeats * (p.Warmup + p.Timed) }
+
 // Validate refuses a protocol that times nothing.
 func (p RuntimeProtocol) Validate() error {
 	if p.Warmup < 0 || p.Timed < 1 || p.Repeats < 1 {
@@ -122,7 +125,9 @@ func medianOf(xs []float64) float64 {
 
 // TrainingClock is the EpochClock that really trains: a fresh session of cfg (its data, model and
 // seed; nothing is read from or written to a run directory) runs the epochs back to back, and each
-// epoch's EpochRecord gives the training-loop and validation seconds.
+// epoch's EpochRecord gives the training-loop and validation seconds. opt.Reporter, when set,
+// gets one Step per epoch, after its times are taken; the caller starts and finishes the bar, which
+// can then span every run of a comparison (ProtocolEpochs).
 func TrainingClock(opt Options) EpochClock {
 	return func(cfg RunConfig, epochs int) (EpochTimes, error) {
 		if epochs > cfg.Fit.Epochs {
@@ -143,13 +148,16 @@ func TrainingClock(opt Options) EpochClock {
 			return EpochTimes{}, err
 		}
 		var t EpochTimes
-		for range epochs {
+		for e := range epochs {
 			rec, err := s.RunEpoch(nil)
 			if err != nil {
 				return t, fmt.Errorf("experiment: runtime: %s: %w", cfg.Name(), err)
 			}
 			t.Train = append(t.Train, rec.TrainSeconds)
 			t.WithValidation = append(t.WithValidation, rec.TrainSeconds+rec.ValSeconds)
+			if opt.Reporter != nil {
+				opt.Reporter.Step(1, fmt.Sprintf("%s epoch %d/%d: %.1f s", cfg.Name(), e+1, epochs, rec.TrainSeconds))
+			}
 		}
 		return t, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/progress"
 )
 
 // TestCompareRuntimeByHand: a fake clock whose epochs are known, so the warm-up discard, the
@@ -94,9 +96,15 @@ func TestTrainingClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Fit.Epochs = 3
-	tm, err := TrainingClock(quickOptions(t))(cfg, 3)
+	opt := quickOptions(t)
+	rec := &progress.Recorder{}
+	opt.Reporter = rec
+	tm, err := TrainingClock(opt)(cfg, 3)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rec.Done != 3 || len(rec.Events) != 3 || !strings.Contains(rec.Events[2], "epoch 3/3") {
+		t.Errorf("progress: %d epochs reported, events %q; want one step per epoch", rec.Done, rec.Events)
 	}
 	if len(tm.Train) != 3 {
 		t.Fatalf("%d epochs timed, want 3", len(tm.Train))
@@ -105,6 +113,9 @@ func TestTrainingClock(t *testing.T) {
 		if !(tm.Train[i] > 0) || !(tm.WithValidation[i] > tm.Train[i]) {
 			t.Errorf("epoch %d: train %v s, with validation %v s", i+1, tm.Train[i], tm.WithValidation[i])
 		}
+	}
+	if got := PaperRuntimeProtocol.ProtocolEpochs(); got != 24 {
+		t.Errorf("the paper's protocol trains %d epochs per testbed, want 2 methods × 3 repeats × (1 + 3) = 24", got)
 	}
 	if _, err := TrainingClock(quickOptions(t))(cfg, 4); err == nil {
 		t.Error("a clock asked for more epochs than the run has did not refuse")
