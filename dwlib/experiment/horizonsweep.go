@@ -23,11 +23,15 @@ type HorizonSweep struct {
 	Profile, Testbed string
 	H, Origins       int
 	Points           []HorizonPoint
-	// Fits[method] holds the per-seed fits (in Seeds order) and Pooled[method] the fit to every
-	// point of the method; a fit that could not be made (fewer than 3 distinct K) is absent.
-	Seeds  []uint64
-	Fits   map[string]map[uint64]eval.Fit
-	Pooled map[string]eval.Fit
+	// Fits[method] holds the per-seed fits (in Seeds order) and Pooled[method] the fit to the
+	// points of the matched seeds, PooledSeeds: those with a point for every method at every K.
+	// A seed part-way through its grid would otherwise pull the pooled curve toward its Ks. A fit
+	// that could not be made (fewer than 3 distinct K, or no matched seed) is absent.
+	Ks          []int
+	Seeds       []uint64
+	PooledSeeds []uint64
+	Fits        map[string]map[uint64]eval.Fit
+	Pooled      map[string]eval.Fit
 	// Missing lists the runs of the grid with no score at H: unfinished, or finished with their
 	// checkpoint gone (an archived result without its score). Both need training.
 	Missing []string
@@ -180,7 +184,7 @@ func RunHorizonSweep(opt Options, profile, testbed string, methods []string, Ks 
 			return nil, fmt.Errorf("experiment: horizon sweep: K = %d outside 1..H = %d (every checkpoint is scored at H)", k, H)
 		}
 	}
-	s := &HorizonSweep{Profile: profile, Testbed: testbed, H: H, Origins: origins, Seeds: slices.Clone(seeds),
+	s := &HorizonSweep{Profile: profile, Testbed: testbed, H: H, Origins: origins, Ks: slices.Clone(Ks), Seeds: slices.Clone(seeds),
 		Fits: map[string]map[uint64]eval.Fit{}, Pooled: map[string]eval.Fit{}}
 	for _, m := range methods {
 		for _, seed := range seeds {
@@ -238,6 +242,18 @@ func horizonBaselines(opt Options, profile, testbed string, seeds []uint64, k, H
 
 // fit fills Fits and Pooled from Points.
 func (s *HorizonSweep) fit(methods []string) {
+	s.PooledSeeds = nil
+	for _, seed := range s.Seeds {
+		n := 0
+		for _, p := range s.Points {
+			if p.Seed == seed && slices.Contains(methods, p.Method) && slices.Contains(s.Ks, p.K) {
+				n++
+			}
+		}
+		if n == len(methods)*len(s.Ks) {
+			s.PooledSeeds = append(s.PooledSeeds, seed)
+		}
+	}
 	for _, m := range methods {
 		var allK, allY []float64
 		for _, seed := range s.Seeds {
@@ -247,7 +263,9 @@ func (s *HorizonSweep) fit(methods []string) {
 					ks, ys = append(ks, float64(p.K)), append(ys, p.RelL2)
 				}
 			}
-			allK, allY = append(allK, ks...), append(allY, ys...)
+			if slices.Contains(s.PooledSeeds, seed) {
+				allK, allY = append(allK, ks...), append(allY, ys...)
+			}
 			if f, err := eval.FitHorizonCurve(ks, ys); err == nil {
 				if s.Fits[m] == nil {
 					s.Fits[m] = map[uint64]eval.Fit{}
@@ -282,7 +300,14 @@ func (s *HorizonSweep) Markdown() string {
 	}
 	f, okF := s.Pooled["full"]
 	d, okD := s.Pooled["dw"]
-	row("pooled", f, d, okF, okD)
+	pooled := "pooled"
+	if len(s.PooledSeeds) < len(s.Seeds) {
+		pooled = "pooled (complete seeds: none)"
+		if len(s.PooledSeeds) > 0 {
+			pooled = "pooled (complete seeds: " + seedList(s.PooledSeeds) + ")"
+		}
+	}
+	row(pooled, f, d, okF, okD)
 	b.WriteString("\n(e): K* at an end of the evaluated range (the fit is monotone there); otherwise the parabola's vertex.\n")
 	b.WriteString(s.pointsMarkdown())
 	if len(s.Baselines) > 0 {
@@ -351,4 +376,13 @@ func vertexMark(f eval.Fit) string {
 		return ""
 	}
 	return " (e)"
+}
+
+// seedList writes seeds as "0, 1".
+func seedList(seeds []uint64) string {
+	parts := make([]string, len(seeds))
+	for i, s := range seeds {
+		parts[i] = fmt.Sprint(s)
+	}
+	return strings.Join(parts, ", ")
 }

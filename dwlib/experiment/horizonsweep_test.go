@@ -48,7 +48,9 @@ func TestHorizonSweep(t *testing.T) {
 				ks, ys = append(ks, float64(p.K)), append(ys, p.RelL2)
 			}
 		}
-		poolK, poolY = append(poolK, ks...), append(poolY, ys...)
+		if seed == 0 { // seed 1 lacks dw K=8: the pooled fit takes the matched, complete seeds only
+			poolK, poolY = append(poolK, ks...), append(poolY, ys...)
+		}
 		want, err := eval.FitHorizonCurve(ks, ys)
 		if err != nil {
 			t.Fatal(err)
@@ -58,8 +60,8 @@ func TestHorizonSweep(t *testing.T) {
 		}
 	}
 	want, _ := eval.FitHorizonCurve(poolK, poolY)
-	if got := s.Pooled["full"]; got.KStar != want.KStar {
-		t.Errorf("pooled K* %v, want %v", got.KStar, want.KStar)
+	if got := s.Pooled["full"]; got.KStar != want.KStar || got.YStar != want.YStar || len(s.PooledSeeds) != 1 || s.PooledSeeds[0] != 0 {
+		t.Errorf("pooled K* %v (min %v) over seeds %v, want %v (%v) over seed 0, the one complete", got.KStar, got.YStar, s.PooledSeeds, want.KStar, want.YStar)
 	}
 	if _, ok := s.Fits["dw"][1]; ok {
 		t.Error("dw seed 1 has two K only but was fitted")
@@ -71,7 +73,7 @@ func TestHorizonSweep(t *testing.T) {
 			dwK8s0 = p.RelL2
 		}
 	}
-	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled |", "dw ksweep -train trains them): quick/mackey-glass/dw-K8-s1",
+	for _, w := range []string{"scored at H = 12", "| seed 0 |", "| seed 1 | – |", "| pooled (complete seeds: 0) |", "dw ksweep -train trains them): quick/mackey-glass/dw-K8-s1",
 		"| method | seed | K = 4 | K = 6 | K = 8 |", fmt.Sprintf("| dw | 0 | %.4f | %.4f | %.4f |", s.Points[6].RelL2, s.Points[7].RelL2, dwK8s0),
 		fmt.Sprintf("| dw | 1 | %.4f | %.4f | – |", s.Points[9].RelL2, s.Points[10].RelL2)} {
 		if !strings.Contains(md, w) {
