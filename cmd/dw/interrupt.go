@@ -37,14 +37,22 @@ func interruptible() (ctx context.Context, stop func()) {
 	}
 }
 
-// interruptedError is how dw reports an interruption: what was kept and the flag that continues.
-type interruptedError struct{ e *experiment.InterruptedError }
+// interruptedError is how dw reports an interruption: what was kept and what continues it
+// (cont; empty: the -resume flag).
+type interruptedError struct {
+	e    *experiment.InterruptedError
+	cont string
+}
 
 func (i interruptedError) Error() string {
-	if i.e.Epoch < 0 {
-		return fmt.Sprintf("interrupted before %s began; -resume continues", i.e.Run)
+	cont := i.cont
+	if cont == "" {
+		cont = "-resume continues"
 	}
-	return fmt.Sprintf("interrupted after epoch %d of %s (its checkpoint is kept); -resume continues", i.e.Epoch, i.e.Run)
+	if i.e.Epoch < 0 {
+		return fmt.Sprintf("interrupted before %s began; %s", i.e.Run, cont)
+	}
+	return fmt.Sprintf("interrupted after epoch %d of %s (its checkpoint is kept); %s", i.e.Epoch, i.e.Run, cont)
 }
 
 func (i interruptedError) Unwrap() error { return i.e }
@@ -53,7 +61,7 @@ func (i interruptedError) Unwrap() error { return i.e }
 func interrupted(err error) error {
 	var ie *experiment.InterruptedError
 	if errors.As(err, &ie) {
-		return interruptedError{ie}
+		return interruptedError{e: ie}
 	}
 	return err
 }

@@ -68,8 +68,8 @@ func cmdKSweep(args []string) error {
 			defer stop()
 			train.Context = ctx
 			outs, err := experiment.Sweep(rf.profile, jobs, train)
-			if errors.Is(err, experiment.ErrInterrupted) {
-				return interrupted(err)
+			if ie := (*experiment.InterruptedError)(nil); errors.As(err, &ie) {
+				return interruptedError{e: ie, cont: "the same dw ksweep -train continues"}
 			}
 			if err != nil {
 				return err

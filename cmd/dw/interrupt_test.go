@@ -1,0 +1,29 @@
+package main
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// TestInterruptedSaysWhatContinues: an interruption names what was kept and how to go on, which
+// for dw ksweep -train is the same command (it resumes by itself), for the others -resume.
+func TestInterruptedSaysWhatContinues(t *testing.T) {
+	ie := &experiment.InterruptedError{Run: "paper-cpu/mackey-glass/dw-K24-s2", Epoch: 14}
+	for _, tc := range []struct {
+		err  interruptedError
+		want string
+	}{
+		{interruptedError{e: ie}, "interrupted after epoch 14 of paper-cpu/mackey-glass/dw-K24-s2 (its checkpoint is kept); -resume continues"},
+		{interruptedError{e: ie, cont: "the same dw ksweep -train continues"}, "interrupted after epoch 14 of paper-cpu/mackey-glass/dw-K24-s2 (its checkpoint is kept); the same dw ksweep -train continues"},
+		{interruptedError{e: &experiment.InterruptedError{Run: "quick/narma5/full-K4-s0", Epoch: -1}}, "interrupted before quick/narma5/full-K4-s0 began; -resume continues"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("got %q\nwant %q", got, tc.want)
+		}
+		if !errors.Is(tc.err, experiment.ErrInterrupted) {
+			t.Errorf("%q does not unwrap to ErrInterrupted", tc.err.Error())
+		}
+	}
+}
