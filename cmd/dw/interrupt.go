@@ -58,10 +58,13 @@ func (i interruptedError) Error() string {
 func (i interruptedError) Unwrap() error { return i.e }
 
 // interrupted wraps an *experiment.InterruptedError in err for the command line.
-func interrupted(err error) error {
+func interrupted(err error) error { return interruptedContinuedBy(err, "") }
+
+// interruptedContinuedBy is interrupted naming what continues the work (empty: -resume).
+func interruptedContinuedBy(err error, cont string) error {
 	var ie *experiment.InterruptedError
 	if errors.As(err, &ie) {
-		return interruptedError{e: ie}
+		return interruptedError{e: ie, cont: cont}
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
@@ -25,5 +26,14 @@ func TestInterruptedSaysWhatContinues(t *testing.T) {
 		if !errors.Is(tc.err, experiment.ErrInterrupted) {
 			t.Errorf("%q does not unwrap to ErrInterrupted", tc.err.Error())
 		}
+	}
+	// dw ksweep wraps every error of its training this way: only an interruption changes.
+	wrapped := fmt.Errorf("sweep: %w", ie)
+	if got := interruptedContinuedBy(wrapped, "the same dw ksweep -train continues"); got.Error() != "interrupted after epoch 14 of paper-cpu/mackey-glass/dw-K24-s2 (its checkpoint is kept); the same dw ksweep -train continues" {
+		t.Errorf("wrapped interruption: %q", got)
+	}
+	other := errors.New("disk full")
+	if got := interruptedContinuedBy(other, "x"); got != other {
+		t.Errorf("another error came back as %v", got)
 	}
 }

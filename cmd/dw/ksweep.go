@@ -68,11 +68,8 @@ func cmdKSweep(args []string) error {
 			defer stop()
 			train.Context = ctx
 			outs, err := experiment.Sweep(rf.profile, jobs, train)
-			if ie := (*experiment.InterruptedError)(nil); errors.As(err, &ie) {
-				return interruptedError{e: ie, cont: "the same dw ksweep -train continues"}
-			}
 			if err != nil {
-				return err
+				return interruptedContinuedBy(err, "the same dw ksweep -train continues")
 			}
 			if _, err := experiment.Results(outs); err != nil {
 				fmt.Fprintln(stderr, "dw:", err)
