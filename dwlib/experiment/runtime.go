@@ -186,6 +186,25 @@ func RuntimeMarkdown(cs []RuntimeComparison) string {
 	if len(cs) > 0 {
 		p := cs[0].Protocol
 		fmt.Fprintf(&b, "\n%d paired repeats (order alternating), %d warm-up epoch(s) discarded, median of the next %d; mean ± sample sd.\n", p.Repeats, p.Warmup, p.Timed)
+		b.WriteString(runtimeRepeatsMarkdown(cs))
+	}
+	return b.String()
+}
+
+// runtimeRepeatsMarkdown lists every paired repeat behind the table, in the order it ran, so a
+// reader can tell drift of the machine (all repeats moving together) from noise within a repeat.
+func runtimeRepeatsMarkdown(cs []RuntimeComparison) string {
+	var b strings.Builder
+	b.WriteString("\nEvery repeat (s/epoch, median of the timed epochs):\n\n| testbed | repeat | order | Full | DW | increase % | Full with val. | DW with val. | increase with val. % |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range cs {
+		for i, r := range c.Repeats {
+			order := "Full, DW"
+			if r.DWFirst {
+				order = "DW, Full"
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %.2f | %.2f | %+.1f | %.2f | %.2f | %+.1f |\n", c.Testbed, i+1, order,
+				r.Full, r.DW, r.Increase, r.FullVal, r.DWVal, r.IncreaseWithVal)
+		}
 	}
 	return b.String()
 }
