@@ -37,7 +37,8 @@
 //     LineFamily and FamilyColor (family.go): one line per epoch, light to
 //     dark.
 //   - Rect, AddVeil, AddOutline, LabelledPoint, AddVMark (annotate.go), and
-//     IntegerTicks, TicksAt (ticks.go).
+//     IntegerTicks, TicksAt, ReadableTicks (ticks.go); RoomForLegend
+//     (legendroom.go): a top legend kept clear of the data.
 //   - PerHorizonPlot, LossPlot, ValidationCurve, FlatCurve (runplots.go) and
 //     RegimePlots (regimeplots.go): the plots of trained runs beside their
 //     baselines.

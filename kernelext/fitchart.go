@@ -21,7 +21,9 @@ type FitSeries struct {
 	Mark float64
 }
 
-// FitChart draws each series' points and fitted curve in its own colour, over [xMin, xMax].
+// FitChart draws each series' points and fitted curve in its own colour, over [xMin, xMax], with
+// ReadableTicks on the y axis (errors that differ in the second decimal keep exact labels). The
+// legend is at the top: call RoomForLegend last to keep it off the points.
 func FitChart(title, xLabel, yLabel string, xMin, xMax float64, series ...FitSeries) (*plot.Plot, error) {
 	items, legend, err := fitItems(title, xMin, xMax, series)
 	if err != nil {
@@ -29,6 +31,7 @@ func FitChart(title, xLabel, yLabel string, xMin, xMax float64, series ...FitSer
 	}
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p.Y.Tick.Marker = ReadableTicks{}
 	p.Add(items...)
 	for _, e := range legend {
 		p.Legend.Add(e.name, e.thumb)
