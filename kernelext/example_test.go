@@ -109,3 +109,14 @@ func ExampleByProfile() {
 	fmt.Println(kernelext.Profile(), kernelext.ByProfile(5, 50, 500))
 	// Output: standard 50
 }
+
+// ReadableTicks labels a narrow error axis with round steps, every label exact.
+func ExampleReadableTicks() {
+	for _, t := range (kernelext.ReadableTicks{}).Ticks(0.92, 1.06) {
+		if !t.IsMinor() {
+			fmt.Print(t.Label, " ")
+		}
+	}
+	fmt.Println()
+	// Output: 0.95 1.00 1.05
+}
