@@ -310,6 +310,7 @@ func (s *HorizonSweep) Markdown() string {
 	row(pooled, f, d, okF, okD)
 	b.WriteString("\n(e): K* at an end of the evaluated range (the fit is monotone there); otherwise the parabola's vertex.\n")
 	b.WriteString(s.pointsMarkdown())
+	b.WriteString(s.pairedMarkdown("dw", "full"))
 	if len(s.Baselines) > 0 {
 		var parts []string
 		for _, name := range BaselineNames() {
@@ -333,22 +334,18 @@ func (s *HorizonSweep) pointsMarkdown() string {
 		seed   uint64
 		k      int
 	}
-	var ks []int
 	var methods []string
 	score := map[key]float64{}
 	for _, p := range s.Points {
-		if !slices.Contains(ks, p.K) {
-			ks = append(ks, p.K)
-		}
 		if !slices.Contains(methods, p.Method) {
 			methods = append(methods, p.Method)
 		}
 		score[key{p.Method, p.Seed, p.K}] = p.RelL2
 	}
+	ks := s.pointKs()
 	if len(ks) == 0 {
 		return ""
 	}
-	slices.Sort(ks)
 	var b strings.Builder
 	b.WriteString("\nEvery checkpoint, test rel-L2 at h = 1..H:\n\n| method | seed |")
 	for _, k := range ks {
@@ -369,6 +366,68 @@ func (s *HorizonSweep) pointsMarkdown() string {
 		}
 	}
 	return b.String()
+}
+
+// PairedAtK is, per K, the matched-seed difference a − b (eval.Paired: mean and 95% paired
+// Student-t interval) over the seeds with a point for both methods at that K; a K with fewer than
+// two such seeds is absent. With a = "dw" and b = "full" it says at which training horizons DW
+// helps: negative differences favour a.
+func (s *HorizonSweep) PairedAtK(a, b string) map[int]eval.PairedDiff {
+	type key struct {
+		method string
+		seed   uint64
+		k      int
+	}
+	score := map[key]float64{}
+	for _, p := range s.Points {
+		score[key{p.Method, p.Seed, p.K}] = p.RelL2
+	}
+	out := map[int]eval.PairedDiff{}
+	for _, k := range s.Ks {
+		var as, bs []float64
+		for _, seed := range s.Seeds {
+			va, okA := score[key{a, seed, k}]
+			vb, okB := score[key{b, seed, k}]
+			if okA && okB {
+				as, bs = append(as, va), append(bs, vb)
+			}
+		}
+		if d, err := eval.Paired(as, bs); err == nil {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// pairedMarkdown is PairedAtK(a, b) as one table row under the points ("–": fewer than two
+// matched seeds), or nothing when no K has two.
+func (s *HorizonSweep) pairedMarkdown(a, b string) string {
+	d := s.PairedAtK(a, b)
+	if len(d) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "| %s − %s | mean [95%% paired] |", a, b)
+	for _, k := range s.pointKs() { // the columns of pointsMarkdown
+		if p, ok := d[k]; ok {
+			fmt.Fprintf(&sb, " %+.4f [%+.4f, %+.4f] (%d seeds) |", p.Mean, p.Lo, p.Hi, p.N)
+		} else {
+			sb.WriteString(" – |")
+		}
+	}
+	return sb.String() + "\n"
+}
+
+// pointKs is the sorted Ks that have a point.
+func (s *HorizonSweep) pointKs() []int {
+	var ks []int
+	for _, p := range s.Points {
+		if !slices.Contains(ks, p.K) {
+			ks = append(ks, p.K)
+		}
+	}
+	slices.Sort(ks)
+	return ks
 }
 
 func vertexMark(f eval.Fit) string {

@@ -205,3 +205,39 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestPairedAtK checks the per-K matched-seed differences against hand-worked ones: at K = 8 the
+// differences +0.1, +0.2, +0.3 (mean 0.2, sd 0.1, interval 0.2 ± 4.3027·0.1/√3), at K = 16 one
+// seed lacks DW and two pairs remain, at K = 24 one pair only, so no interval.
+func TestPairedAtK(t *testing.T) {
+	s := &HorizonSweep{Ks: []int{8, 16, 24}, Seeds: []uint64{0, 1, 2}}
+	add := func(m string, seed uint64, k int, v float64) {
+		s.Points = append(s.Points, HorizonPoint{Method: m, Seed: seed, K: k, RelL2: v})
+	}
+	for i, seed := range s.Seeds {
+		add("full", seed, 8, 1)
+		add("dw", seed, 8, 1+0.1*float64(i+1))
+		add("full", seed, 16, 2)
+		if seed != 1 {
+			add("dw", seed, 16, 1.5)
+		}
+	}
+	add("full", 0, 24, 1)
+	add("dw", 0, 24, 0.5)
+	d := s.PairedAtK("dw", "full")
+	half := 4.302652729749464 * 0.1 / math.Sqrt(3)
+	if p, ok := d[8]; !ok || p.N != 3 || math.Abs(p.Mean-0.2) > 1e-12 || math.Abs(p.Lo-(0.2-half)) > 1e-9 || math.Abs(p.Hi-(0.2+half)) > 1e-9 {
+		t.Errorf("K = 8: %+v, want mean 0.2, interval 0.2 ± %v over 3 seeds", p, half)
+	}
+	if p, ok := d[16]; !ok || p.N != 2 || math.Abs(p.Mean+0.5) > 1e-12 || p.SD != 0 {
+		t.Errorf("K = 16: %+v, want −0.5 exactly over the 2 matched seeds", p)
+	}
+	if _, ok := d[24]; ok {
+		t.Error("K = 24 has one pair but got an interval")
+	}
+	row := s.pairedMarkdown("dw", "full")
+	want := fmt.Sprintf("| dw − full | mean [95%% paired] | +0.2000 [%+.4f, %+.4f] (3 seeds) | -0.5000 [-0.5000, -0.5000] (2 seeds) | – |\n", 0.2-half, 0.2+half)
+	if row != want {
+		t.Errorf("row\n%q\nwant\n%q", row, want)
+	}
+}
