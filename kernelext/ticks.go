@@ -52,6 +52,9 @@ const readableMaxLabels = 5
 
 // Ticks implements plot.Ticker.
 func (ReadableTicks) Ticks(min, max float64) []plot.Tick {
+	if math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsNaN(min) || math.IsNaN(max) {
+		return nil // no round step spans an infinite range (gonum sanitises its axes before this)
+	}
 	if !(max > min) {
 		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(min, 'g', 6, 64)}}
 	}

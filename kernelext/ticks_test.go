@@ -46,6 +46,11 @@ func TestReadableTicks(t *testing.T) {
 			}
 		}
 	}
+	for _, r := range [][2]float64{{0, math.Inf(1)}, {math.Inf(-1), 1}, {math.NaN(), 1}} {
+		if ticks := (ReadableTicks{}).Ticks(r[0], r[1]); ticks != nil {
+			t.Errorf("range %v gave %v, want no ticks", r, ticks)
+		}
+	}
 	if ticks := (ReadableTicks{}).Ticks(2, 2); len(ticks) != 1 || ticks[0].Label != "2" {
 		t.Errorf("an empty range gave %v, want one tick labelled 2", ticks)
 	}
