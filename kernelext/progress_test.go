@@ -50,7 +50,7 @@ func TestProgressLines(t *testing.T) {
 	}
 	p.Done()
 	p.Done() // no-op
-	want := "training: started (10 steps)\n" +
+	want := "training: started (total 10)\n" +
 		"training: 5/10 (50%) 5.0s, ETA 5.0s | epoch 4\n" +
 		"training: 10/10 (100%) 10.0s | epoch 9\n" +
 		"training: done 10/10 (100%) in 10.0s | epoch 9\n"

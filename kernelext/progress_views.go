@@ -82,7 +82,7 @@ func (v *lineView) update(s progressState) {
 		v.started = true
 		total := "unknown total"
 		if s.Total > 0 {
-			total = fmt.Sprintf("%d steps", s.Total)
+			total = fmt.Sprintf("total %d", s.Total) // units are the caller's: steps, epochs, cost
 		}
 		fmt.Fprintf(v.w, "%s: started (%s)\n", s.Label, total)
 	case s.Final || s.Elapsed-v.lastLine >= LogInterval:

@@ -329,19 +329,13 @@ func (s *HorizonSweep) Markdown() string {
 // pointsMarkdown is every checkpoint's score: a row per method and seed, a column per K ("–": not
 // finished).
 func (s *HorizonSweep) pointsMarkdown() string {
-	type key struct {
-		method string
-		seed   uint64
-		k      int
-	}
 	var methods []string
-	score := map[key]float64{}
 	for _, p := range s.Points {
 		if !slices.Contains(methods, p.Method) {
 			methods = append(methods, p.Method)
 		}
-		score[key{p.Method, p.Seed, p.K}] = p.RelL2
 	}
+	score := s.scores()
 	ks := s.pointKs()
 	if len(ks) == 0 {
 		return ""
@@ -356,7 +350,7 @@ func (s *HorizonSweep) pointsMarkdown() string {
 		for _, seed := range s.Seeds {
 			fmt.Fprintf(&b, "| %s | %d |", m, seed)
 			for _, k := range ks {
-				if v, ok := score[key{m, seed, k}]; ok {
+				if v, ok := score[pointKey{m, seed, k}]; ok {
 					fmt.Fprintf(&b, " %.4f |", v)
 				} else {
 					b.WriteString(" – |")
@@ -373,21 +367,13 @@ func (s *HorizonSweep) pointsMarkdown() string {
 // two such seeds is absent. With a = "dw" and b = "full" it says at which training horizons DW
 // helps: negative differences favour a.
 func (s *HorizonSweep) PairedAtK(a, b string) map[int]eval.PairedDiff {
-	type key struct {
-		method string
-		seed   uint64
-		k      int
-	}
-	score := map[key]float64{}
-	for _, p := range s.Points {
-		score[key{p.Method, p.Seed, p.K}] = p.RelL2
-	}
+	score := s.scores()
 	out := map[int]eval.PairedDiff{}
 	for _, k := range s.Ks {
 		var as, bs []float64
 		for _, seed := range s.Seeds {
-			va, okA := score[key{a, seed, k}]
-			vb, okB := score[key{b, seed, k}]
+			va, okA := score[pointKey{a, seed, k}]
+			vb, okB := score[pointKey{b, seed, k}]
 			if okA && okB {
 				as, bs = append(as, va), append(bs, vb)
 			}
@@ -416,6 +402,22 @@ func (s *HorizonSweep) pairedMarkdown(a, b string) string {
 		}
 	}
 	return sb.String() + "\n"
+}
+
+// pointKey names one checkpoint of the sweep.
+type pointKey struct {
+	method string
+	seed   uint64
+	k      int
+}
+
+// scores is every point's test rel-L2 by method, seed and K.
+func (s *HorizonSweep) scores() map[pointKey]float64 {
+	m := make(map[pointKey]float64, len(s.Points))
+	for _, p := range s.Points {
+		m[pointKey{p.Method, p.Seed, p.K}] = p.RelL2
+	}
+	return m
 }
 
 // pointKs is the sorted Ks that have a point.
