@@ -36,16 +36,10 @@ func BandChart(title, xLabel, yLabel string, logY bool, refs []float64, bands ..
 	if err != nil {
 		return nil, err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	if logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
 	}
-	p.Add(items...)
-	for _, e := range legend {
-		p.Legend.Add(e.name, e.thumb)
-	}
-	p.Legend.Top = true
 	return p, nil
 }
 

@@ -26,12 +26,7 @@ func BarChart(title, yLabel string, labels []string, yMin float64, series ...Bar
 	if err != nil {
 		return nil, err
 	}
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = title, yLabel
-	p.Add(items...)
-	for _, e := range legend {
-		p.Legend.Add(e.name, e.thumb)
-	}
+	p := newLegendPlot(title, "", yLabel, items, legend)
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5 // whole bars at the edges too
 	if math.IsNaN(yMin) {
@@ -39,13 +34,25 @@ func BarChart(title, yLabel string, labels []string, yMin float64, series ...Bar
 	}
 	p.Y.Min = yMin
 	p.Y.Max = top + 0.25*(top-yMin)
-	p.Legend.Top = true
 	return p, nil
 }
 
 type legendEntry struct {
 	name  string
 	thumb plot.Thumbnailer
+}
+
+// newLegendPlot is the plot every chart here starts from: titled axes, its plotters, and its
+// legend entries at the top.
+func newLegendPlot(title, xLabel, yLabel string, items []plot.Plotter, legend []legendEntry) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p.Add(items...)
+	for _, e := range legend {
+		p.Legend.Add(e.name, e.thumb)
+	}
+	p.Legend.Top = true
+	return p
 }
 
 // barItems builds BarChart's plotters, its legend entries and the top of the tallest bar.
@@ -136,16 +143,10 @@ func LineChart(title, xLabel, yLabel string, logY bool, marks []float64, curves 
 	if err != nil {
 		return nil, err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	if logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
 	}
-	p.Add(items...)
-	for _, e := range legend {
-		p.Legend.Add(e.name, e.thumb)
-	}
-	p.Legend.Top = true
 	return p, nil
 }
 

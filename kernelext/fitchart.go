@@ -29,14 +29,8 @@ func FitChart(title, xLabel, yLabel string, xMin, xMax float64, series ...FitSer
 	if err != nil {
 		return nil, err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	p.Y.Tick.Marker = ReadableTicks{}
-	p.Add(items...)
-	for _, e := range legend {
-		p.Legend.Add(e.name, e.thumb)
-	}
-	p.Legend.Top = true
 	return p, nil
 }
 

@@ -33,14 +33,8 @@ func ScatterChart(title, xLabel, yLabel string, series ...Points) (*plot.Plot, e
 	if err != nil {
 		return nil, err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
-	p.Add(items...)
-	for _, e := range legend {
-		p.Legend.Add(e.name, e.thumb)
-	}
+	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = box[0], box[1], box[2], box[3]
-	p.Legend.Top = true
 	return p, nil
 }
 
