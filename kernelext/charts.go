@@ -45,8 +45,7 @@ type legendEntry struct {
 // newLegendPlot is the plot every chart here starts from: titled axes, its plotters, and its
 // legend entries at the top.
 func newLegendPlot(title, xLabel, yLabel string, items []plot.Plotter, legend []legendEntry) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	p := NewPlot(title, xLabel, yLabel)
 	p.Add(items...)
 	for _, e := range legend {
 		p.Legend.Add(e.name, e.thumb)

@@ -3,8 +3,8 @@
 //
 //   - notebooks/01-method.ipynb: the route risk of Theorem 1 on a grid, the gap between clipping
 //     and the true box-constrained optimum, the gains as the signal-to-noise ratio changes, the
-//     route-law non-identifiability example, and a toy residual block whose backward routes can be
-//     written out by hand;
+//     route-law non-identifiability example, what sampler error costs, and a toy residual block
+//     whose backward routes can be written out by hand;
 //   - notebooks/03-mackey-glass.ipynb (gains.go): DW gain maps over (horizon, layer) per epoch,
 //     the noise share of the route moments, per-horizon error comparisons, and what a checkpoint
 //     stores.
@@ -24,4 +24,8 @@
 //   - Section 3.3, "Route-law non-identifiability", and its proof in the appendix (Proposition
 //     "The open route law does not identify the split"): every 0 ⪯ R ⪯ T gives the same observed
 //     law N(0, T) but a different w_unc = T⁻¹(T-R)1 (NonIdentifiable, SampleCov, CrossRisk).
+//   - Appendix D.3, "How sampler error changes the estimated gains": the first-order gain error
+//     of eq. plugin-gain-perturbation (FirstOrderGainError) and the bias/variance split of the
+//     excess route risk of eq. plugin-excess-risk (DecomposeGainError), on gains calibrated from
+//     finite probes and a mis-scaled sampler (SampledGains).
 package diag
