@@ -30,7 +30,9 @@ type Band struct {
 
 // BandChart draws each band as a translucent polygon between Lo and Hi with its Mid line on top,
 // in distinct colours, a legend, and dotted horizontal reference lines at refs (e.g. 0 or 1);
-// logY selects a log-scaled y axis (every value must then be positive).
+// logY selects a log-scaled y axis (every value must then be positive): the plot's y data are
+// then log10 of the values, labelled with the values (LogValueTicks), so a plotter added to it
+// later must use log10 units too.
 func BandChart(title, xLabel, yLabel string, logY bool, refs []float64, bands ...Band) (*plot.Plot, error) {
 	items, legend, err := bandItems(title, logY, refs, bands)
 	if err != nil {
@@ -38,7 +40,7 @@ func BandChart(title, xLabel, yLabel string, logY bool, refs []float64, bands ..
 	}
 	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	if logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+		p.Y.Tick.Marker = LogValueTicks{}
 	}
 	return p, nil
 }
@@ -73,12 +75,12 @@ func bandItems(title string, logY bool, refs []float64, bands []Band) ([]plot.Pl
 			if b.Lo[k] > b.Hi[k] {
 				return nil, nil, fmt.Errorf("kernelext: BandChart %q: band %q has Lo %v > Hi %v at x=%v", title, b.Name, b.Lo[k], b.Hi[k], x)
 			}
-			mid[k] = plotter.XY{X: x, Y: b.Mid[k]}
-			poly = append(poly, plotter.XY{X: x, Y: b.Lo[k]})
+			mid[k] = plotter.XY{X: x, Y: logValue(logY, b.Mid[k])}
+			poly = append(poly, plotter.XY{X: x, Y: logValue(logY, b.Lo[k])})
 			xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
 		}
 		for k := n - 1; k >= 0; k-- {
-			poly = append(poly, plotter.XY{X: b.X0 + float64(k), Y: b.Hi[k]})
+			poly = append(poly, plotter.XY{X: b.X0 + float64(k), Y: logValue(logY, b.Hi[k])})
 		}
 		pg, err := plotter.NewPolygon(poly)
 		if err != nil {
@@ -103,7 +105,7 @@ func bandItems(title string, logY bool, refs []float64, bands []Band) ([]plot.Pl
 		if logY && !(y > 0) {
 			return nil, nil, fmt.Errorf("kernelext: BandChart %q: reference line at %v on a log axis", title, y)
 		}
-		ref, err := plotter.NewLine(plotter.XYs{{X: xlo, Y: y}, {X: xhi, Y: y}})
+		ref, err := plotter.NewLine(plotter.XYs{{X: xlo, Y: logValue(logY, y)}, {X: xhi, Y: logValue(logY, y)}})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,6 +1,7 @@
 package kernelext
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -27,8 +28,10 @@ func TestBandChart(t *testing.T) {
 		case *plotter.Polygon:
 			polys++
 			if polys == 1 {
-				// Lo from left to right, then Hi from right to left: a closed ribbon.
-				want := []plotter.XY{{X: 1, Y: 1}, {X: 2, Y: 1.5}, {X: 3, Y: 3}, {X: 3, Y: 6}, {X: 2, Y: 3}, {X: 1, Y: 1}}
+				// Lo from left to right, then Hi from right to left: a closed ribbon, in log10 units
+				// on the log axis.
+				lg := math.Log10
+				want := []plotter.XY{{X: 1, Y: 0}, {X: 2, Y: lg(1.5)}, {X: 3, Y: lg(3)}, {X: 3, Y: lg(6)}, {X: 2, Y: lg(3)}, {X: 1, Y: 0}}
 				for i, w := range want {
 					if v.XYs[0][i] != w {
 						t.Fatalf("ribbon %+v, want %+v", v.XYs[0], want)
@@ -40,8 +43,8 @@ func TestBandChart(t *testing.T) {
 			}
 		case *plotter.Line:
 			lines++
-			if lines == 3 && (v.XYs[0] != plotter.XY{X: 1, Y: 1} || v.XYs[1] != plotter.XY{X: 3, Y: 1}) {
-				t.Errorf("reference line %+v, want y = 1 over x in [1, 3]", v.XYs)
+			if lines == 3 && (v.XYs[0] != plotter.XY{X: 1, Y: 0} || v.XYs[1] != plotter.XY{X: 3, Y: 0}) {
+				t.Errorf("reference line %+v, want y = 1 (log10: 0) over x in [1, 3]", v.XYs)
 			}
 		}
 	}

@@ -135,7 +135,8 @@ func (c Curve) From(x0 float64) Curve {
 }
 
 // LineChart draws curves in distinct colours and dash patterns with a legend; logY selects a
-// log-scaled y axis (every value must then be positive). Vertical marks (e.g. K*_grad) are drawn
+// log-scaled y axis (every value must then be positive; the y data are then log10 of the values,
+// labelled with the values, as in BandChart). Vertical marks (e.g. K*_grad) are drawn
 // as dotted lines spanning the data.
 func LineChart(title, xLabel, yLabel string, logY bool, marks []float64, curves ...Curve) (*plot.Plot, error) {
 	items, legend, err := lineItems(title, logY, marks, curves)
@@ -144,7 +145,7 @@ func LineChart(title, xLabel, yLabel string, logY bool, marks []float64, curves 
 	}
 	p := newLegendPlot(title, xLabel, yLabel, items, legend)
 	if logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+		p.Y.Tick.Marker = LogValueTicks{}
 	}
 	return p, nil
 }
@@ -163,8 +164,9 @@ func lineItems(title string, logY bool, marks []float64, curves []Curve) ([]plot
 			if logY && !(v > 0) {
 				return nil, nil, fmt.Errorf("kernelext: LineChart %q: curve %q has %v at x=%v on a log axis", title, c.Name, v, c.X0+float64(k))
 			}
-			pts[k] = plotter.XY{X: c.X0 + float64(k), Y: v}
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			y := logValue(logY, v)
+			pts[k] = plotter.XY{X: c.X0 + float64(k), Y: y}
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {

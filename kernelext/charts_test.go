@@ -114,11 +114,11 @@ func TestLineChart(t *testing.T) {
 	for _, pl := range items {
 		if l, ok := pl.(*plotter.Line); ok {
 			lines++
-			if lines == 1 && (l.XYs[0].X != 1 || l.XYs[2].Y != 4) {
-				t.Errorf("first curve %+v", l.XYs)
+			if lines == 1 && (l.XYs[0].X != 1 || l.XYs[2].Y != math.Log10(4)) {
+				t.Errorf("first curve %+v, want log10 of the values on the log axis", l.XYs)
 			}
-			if lines == 3 && (l.XYs[0] != plotter.XY{X: 2, Y: 1} || l.XYs[1] != plotter.XY{X: 2, Y: 9}) {
-				t.Errorf("mark %+v, want a vertical line at x=2 over the data range [1, 9]", l.XYs)
+			if lines == 3 && (l.XYs[0] != plotter.XY{X: 2, Y: 0} || l.XYs[1] != plotter.XY{X: 2, Y: math.Log10(9)}) {
+				t.Errorf("mark %+v, want a vertical line at x=2 over the data range [1, 9] (log10 units)", l.XYs)
 			}
 		}
 	}
