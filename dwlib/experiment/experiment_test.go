@@ -99,6 +99,25 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 			t.Errorf("%s: %v\n%s", tc.profile, err, c.JSON())
 		}
 	}
+	// The noise-scale ablation is paper-cpu with DW's R̂ scaled by 0.25, and nothing else.
+	for _, method := range Methods() {
+		base, err1 := Resolve(PaperCPU, "mackey-glass", method, 0, 0)
+		abl, err2 := Resolve(PaperCPUNoiseQuarter, "mackey-glass", method, 0, 0)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		want := 0.0
+		if method == "dw" {
+			want = 0.25
+		}
+		if abl.Train.NoiseScale != want {
+			t.Errorf("%s %s: NoiseScale %v, want %v", PaperCPUNoiseQuarter, method, abl.Train.NoiseScale, want)
+		}
+		abl.Train.NoiseScale, abl.Profile = 0, PaperCPU
+		if string(abl.JSON()) != string(base.JSON()) {
+			t.Errorf("%s %s differs from paper-cpu beyond NoiseScale:\n%s\n%s", PaperCPUNoiseQuarter, method, abl.JSON(), base.JSON())
+		}
+	}
 }
 
 func TestPaperTextProfileIsThePaper(t *testing.T) {

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -44,6 +45,12 @@ type Config struct {
 	// the trajectory's starts (grouping "trajectories" orders windows trajectory-major). 0 or 1:
 	// one draw per window.
 	NoiseGroup int `json:"noise_group,omitempty"`
+	// NoiseScale multiplies DW's sampled noise trajectories by √NoiseScale before the noise probe,
+	// so the noise route moment R̂ is NoiseScale times the sampler's (the probe is linear in the
+	// noise). 0 and 1 are the method as published. An ablation, not a setting of the paper: it
+	// asks whether gains closed by a noise moment above the total one (tr R̂ > tr T̂) cause a
+	// result.
+	NoiseScale float64 `json:"noise_scale,omitempty"`
 	// AdamEps is Adam's ε (0: GoMLX's 1e-7; PyTorch's, which the authors run, is 1e-8).
 	AdamEps float64 `json:"adam_eps,omitempty"`
 	// Loss is the training task loss: "" or LossRelL2 (the paper's eq. 8 per window and step, what
@@ -142,6 +149,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.JRegStyle = %q, must be %q or %q", c.JRegStyle, JRegText, JRegAuthors)
 	case c.NoiseGroup < 0:
 		return fmt.Errorf("train: Config.NoiseGroup = %d, must be >= 0", c.NoiseGroup)
+	case !(c.NoiseScale >= 0) || math.IsInf(c.NoiseScale, 0):
+		return fmt.Errorf("train: Config.NoiseScale = %v, must be finite and >= 0 (0 or 1: unscaled)", c.NoiseScale)
 	case c.Loss != "" && c.Loss != LossRelL2 && c.Loss != LossMSE:
 		return fmt.Errorf("train: Config.Loss = %q, must be %q (the default) or %q", c.Loss, LossRelL2, LossMSE)
 	case c.AdamEps < 0:

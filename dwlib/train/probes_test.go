@@ -94,3 +94,53 @@ func TestStepResultReportsGainsAndProbes(t *testing.T) {
 		})
 	}
 }
+
+// TestNoiseScaleScalesTheNoiseMoment: the noise probe is linear in the sampled noise, so
+// NoiseScale s multiplies its route moment by s exactly (up to rounding) and leaves the total
+// probe alone. Compared at the first calibration, before the gains of the two runs part.
+func TestNoiseScaleScalesTheNoiseMoment(t *testing.T) {
+	const K = 4
+	batch := benchBatch(4, 3, K, 3, 11)
+	probe := func(scale float64) *ProbeMoments {
+		cfg := Config{Method: "dw", K: K, BatchSize: 4, LR: 3e-3, Warmup: 1, Period: 1, Seed: 5, NoiseScale: scale}
+		tr, err := NewTrainer(backend.MustShared(), tinyModel(t, "mlp"), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := range 2 {
+			r, err := tr.Step(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Probes != nil {
+				return r.Probes
+			}
+			if b == 1 {
+				t.Fatal("no calibration at microbatch 1")
+			}
+		}
+		return nil
+	}
+	base, quarter := probe(0), probe(0.25)
+	nonzero := 0
+	for i := range base.Noise {
+		if base.Tot[i] != quarter.Tot[i] {
+			t.Errorf("route %d: total moment %+v with NoiseScale 0.25, %+v without", i, quarter.Tot[i], base.Tot[i])
+		}
+		b, q := base.Noise[i], quarter.Noise[i]
+		for _, pair := range [][2]float64{{b.II, q.II}, {b.IJ, q.IJ}, {b.JJ, q.JJ}} {
+			if math.Abs(pair[1]-0.25*pair[0]) > 1e-9*math.Max(1, math.Abs(pair[0])) {
+				t.Errorf("route %d: noise moment %+v with NoiseScale 0.25, want a quarter of %+v", i, q, b)
+			}
+		}
+		if b.II > 0 {
+			nonzero++
+		}
+	}
+	if nonzero == 0 {
+		t.Fatal("every noise moment is zero: the test compares nothing")
+	}
+	if err := (Config{Method: "dw", K: 2, NoiseScale: -1}).Defaults().Validate(); err == nil {
+		t.Error("NoiseScale -1 accepted")
+	}
+}

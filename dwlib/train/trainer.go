@@ -226,6 +226,18 @@ func applyNoiseGroup(eps []float64, n, row, g int) []float64 {
 	return eps
 }
 
+// scaleNoise multiplies eps by √s in place, so that the noise probe's route moment scales by s;
+// s = 0 or 1 changes nothing (Config.NoiseScale).
+func scaleNoise(eps []float64, s float64) {
+	if s == 0 || s == 1 {
+		return
+	}
+	c := math.Sqrt(s)
+	for i := range eps {
+		eps[i] *= c
+	}
+}
+
 // callResult is what one graph call returns to the Go side.
 type callResult struct {
 	loss      float64
@@ -256,6 +268,7 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 			return r, err
 		}
 		eps = applyNoiseGroup(eps, b.N, b.K*b.D, t.cfg.NoiseGroup)
+		scaleNoise(eps, t.cfg.NoiseScale)
 		args = append(args, ToTensor(dt, eps, b.N, b.K, b.D))
 	}
 	if t.cfg.Method == "jreg" {
