@@ -99,7 +99,8 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 			t.Errorf("%s: %v\n%s", tc.profile, err, c.JSON())
 		}
 	}
-	// The noise-scale ablation is paper-cpu with DW's R̂ scaled by 0.25, and nothing else.
+	// The noise-scale ablation is paper-cpu with DW's R̂ scaled by 0.25, and nothing else; the
+	// other methods are paper-cpu's runs themselves.
 	for _, method := range Methods() {
 		base, err1 := Resolve(PaperCPU, "mackey-glass", method, 0, 0)
 		abl, err2 := Resolve(PaperCPUNoiseQuarter, "mackey-glass", method, 0, 0)
@@ -112,6 +113,9 @@ func TestPaperProfileIsTheReleasedCode(t *testing.T) {
 		}
 		if abl.Train.NoiseScale != want {
 			t.Errorf("%s %s: NoiseScale %v, want %v", PaperCPUNoiseQuarter, method, abl.Train.NoiseScale, want)
+		}
+		if method != "dw" && abl.Name() != base.Name() {
+			t.Errorf("%s %s runs in %s, want paper-cpu's run %s", PaperCPUNoiseQuarter, method, abl.Name(), base.Name())
 		}
 		abl.Train.NoiseScale, abl.Profile = 0, PaperCPU
 		if string(abl.JSON()) != string(base.JSON()) {
