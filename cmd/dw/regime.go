@@ -20,8 +20,13 @@ func cmdRegime(args []string) error {
 	testbed, seedList := new(string), new(string)
 	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")
 	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
-	save := fs.Bool("save", false, "also write the table to <repo>/data/results/regime-<testbed>.md")
+	save := fs.Bool("save", false, "also write the table to <repo>/data/results/regime-<testbed>[-<label>].md")
+	label := fs.String("label", "", "with -save: a name for the table, so that a map of other profiles (an ablation) does not replace the main one")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	file, err := regimeFile(*testbed, *label)
+	if err != nil {
 		return err
 	}
 	if _, err := one(*testbed, "testbed", "regime"); err != nil {
@@ -53,7 +58,7 @@ func cmdRegime(args []string) error {
 	fmt.Fprint(stdout, table)
 	if *save {
 		header := fmt.Sprintf("# Regime map: %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K); DW − Full is the paired difference over matched seeds with its 95%% Student-t interval; tr R/tr T, the share of gains exactly 0 and the mean gains are DW's final controller state; the baselines are scored under each profile's test protocol.\n\n", *testbed, commandLine())
-		if err := saveResult("regime-"+*testbed+".md", header+table); err != nil {
+		if err := saveResult(file, header+table); err != nil {
 			return err
 		}
 	}
@@ -63,4 +68,18 @@ func cmdRegime(args []string) error {
 		}
 	}
 	return nil
+}
+
+// regimeFile is the name under data/results of the regime map of testbed: regime-<testbed>.md, or
+// regime-<testbed>-<label>.md. A label may hold a-z, 0-9, '-' and '_' only.
+func regimeFile(testbed, label string) (string, error) {
+	if label == "" {
+		return "regime-" + testbed + ".md", nil
+	}
+	for _, r := range label {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return "", usageError{fmt.Errorf("-label %q: use only a-z, 0-9, '-' and '_' (it names a file)", label)}
+		}
+	}
+	return "regime-" + testbed + "-" + label + ".md", nil
 }
