@@ -9,8 +9,9 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
-// cmdArchive copies the results of a grid's finished runs into the archive; runs that have not
-// finished are named, and make the exit status 1, after the others are copied.
+// cmdArchive copies the results of a grid's finished runs into the archive; runs found only in the
+// archive already are named as such; runs that have not finished are named, and make the exit
+// status 1, after the others are copied.
 func cmdArchive(args []string) error {
 	fs := newFlags("archive", "-profile P (-preset NAME | grid flags) [-archive DIR]")
 	var rf runFlags
@@ -28,6 +29,10 @@ func cmdArchive(args []string) error {
 	var missing []string
 	for _, c := range cfgs {
 		dst, err := experiment.ArchiveRun(c, opt)
+		if errors.Is(err, experiment.ErrAlreadyArchived) {
+			fmt.Fprintf(stdout, "%s: already archived at %s\n", c.Name(), dst)
+			continue
+		}
 		if err != nil {
 			missing = append(missing, err.Error())
 			continue

@@ -77,11 +77,16 @@ func ReadFinished(cfg RunConfig, opt Options) (*Result, string, error) {
 	return nil, "", nil
 }
 
+// ErrAlreadyArchived is ArchiveRun's answer for a run that is only in the archive: nothing to copy.
+var ErrAlreadyArchived = errors.New("already archived")
+
 // ArchiveRun copies the result of cfg's finished run from its run directory into the archive
 // (opt.Archive, or the project's) and returns the file written. The run's fixed-horizon scores
 // (FixedHorizonFile, a horizon sweep's evaluations) go with it: they need the checkpoint to be
 // computed again, so without them an archived run drops out of a sweep. An unfinished run is an
-// error.
+// error; a run whose directory has no result but whose archived result is there and valid (it
+// was archived on this or another machine and is read back from there) returns that file with
+// ErrAlreadyArchived.
 func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	dir, err := opt.Dir(cfg)
 	if err != nil {
@@ -90,6 +95,13 @@ func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	src := filepath.Join(dir, ResultFile)
 	r, err := ReadResult(src)
 	if errors.Is(err, fs.ErrNotExist) {
+		withArchive := opt
+		withArchive.NoArchive = false
+		if _, p, err := ReadFinished(cfg, withArchive); err != nil {
+			return "", err
+		} else if p != "" && p != src {
+			return p, ErrAlreadyArchived
+		}
 		return "", fmt.Errorf("experiment: %s has not finished (no %s)", cfg.Name(), src)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,11 @@ func TestArchive(t *testing.T) {
 	}
 
 	opt := Options{RunsDir: empty, Archive: archive, DataCache: src.DataCache}
+	// Archiving again where the run directory has no result (another machine's checkout) finds
+	// the archived copy: nothing to do, and not an unfinished run.
+	if again, err := ArchiveRun(cfg, opt); !errors.Is(err, ErrAlreadyArchived) || again != dst {
+		t.Errorf("archiving a run only in the archive: %q, %v; want %q, ErrAlreadyArchived", again, err, dst)
+	}
 	got, err := Run(cfg, opt)
 	if err != nil || got.Test.RelL2 != want.Test.RelL2 || len(got.Epochs) != len(want.Epochs) {
 		t.Fatalf("Run from the archive: %v, %v; want test rel-L2 %v", got, err, want.Test.RelL2)
