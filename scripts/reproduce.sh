@@ -41,6 +41,8 @@ STAGES=(
   "ksweep-mg-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
   "ksweep-ettm1|paper-cpu|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
   "ksweep-ettm2|paper-cpu|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
+  "ksweep-ettm1-standard|standard|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
+  "ksweep-ettm2-standard|standard|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
 )
 
 jobs=2
