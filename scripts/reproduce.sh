@@ -6,8 +6,8 @@
 # data/results/ksweep-<profile>-<testbed>.md), followed by `dw archive` of the runs it finished
 # (their result.json into data/results/runs/, committed): a run already archived is read back,
 # not trained, so the script picks up where any earlier machine left off, and a stage interrupted
-# (Ctrl-C, -stop-after, a wall-time limit) continues from its last epoch checkpoint on the same
-# machine.
+# (Ctrl-C, -stop-after, a wall-time limit) archives the runs it finished, exits with dw's status
+# and continues from its last epoch checkpoints on the same machine when started again.
 #
 # Usage: scripts/reproduce.sh [--list] [--jobs N] [STAGE ...]
 #   --list     print the stages and their commands, run nothing
@@ -41,6 +41,8 @@ STAGES=(
   "ksweep-mg-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
   "ksweep-ettm1|paper-cpu|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
   "ksweep-ettm2|paper-cpu|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
+  "ksweep-ettm1-standard|standard|-testbeds ettm1 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
+  "ksweep-ettm2-standard|standard|-testbeds ettm2 -methods full,dw -seeds 0,1,2 -K 16,32,48,64,96|ksweep -H 96"
 )
 
 jobs=2
@@ -88,6 +90,17 @@ for s in "${STAGES[@]}"; do
     continue
   fi
   echo "reproduce: stage $name ($(date -u +%H:%M:%S))"
-  "$dw" "${sweep[@]}"
-  "$dw" "${archive[@]}"
+  status=0
+  "$dw" "${sweep[@]}" || status=$?
+  if ((status == 0)); then
+    "$dw" "${archive[@]}"
+    continue
+  fi
+  # Interrupted (Ctrl-C: 130, a wall-time SIGTERM, -stop-after: 75) or failed: archive the runs
+  # that did finish, so that no other machine trains them again, and stop with dw's status. The
+  # unfinished ones make dw archive name them and fail; that is expected here.
+  echo "reproduce: stage $name stopped (dw exit status $status); archiving its finished runs" >&2
+  "$dw" "${archive[@]}" 2>/dev/null || true
+  echo "reproduce: run the same command again to continue from the checkpoints" >&2
+  exit "$status"
 done
