@@ -82,15 +82,10 @@ func DecomposeGainError(P, R wiener.Sym2, gains [][2]float64) (GainErrorRisk, er
 		a, b := g[0]-out.Mean[0], g[1]-out.Mean[1]
 		V = V.Add(wiener.Sym2{II: a * a / n, IJ: a * b / n, JJ: b * b / n})
 	}
-	out.BiasRisk = quadForm(T, out.Bias[0], out.Bias[1])
+	out.BiasRisk = T.Quad(out.Bias[0], out.Bias[1])
 	out.VarianceRisk = T.II*V.II + 2*T.IJ*V.IJ + T.JJ*V.JJ // tr(TV)
 	out.Excess = out.BiasRisk + out.VarianceRisk
 	return out, nil
-}
-
-// quadForm returns xᵀ m x for x = (a, b).
-func quadForm(m wiener.Sym2, a, b float64) float64 {
-	return m.II*a*a + 2*m.IJ*a*b + m.JJ*b*b
 }
 
 // SampledGains simulates the calibration of Section 3 on a two-route toy with known moments: each

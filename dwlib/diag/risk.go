@@ -120,8 +120,7 @@ func Unconstrained(P, R wiener.Sym2) (w [2]float64, ok bool) {
 	if !(det > 0) || !(T.II > 0) {
 		return [2]float64{math.NaN(), math.NaN()}, false
 	}
-	b0, b1 := P.II+P.IJ, P.IJ+P.JJ // P1
-	return [2]float64{(T.JJ*b0 - T.IJ*b1) / det, (T.II*b1 - T.IJ*b0) / det}, true
+	return solve2(T, det, P.II+P.IJ, P.IJ+P.JJ), true // T⁻¹P1
 }
 
 // Clip returns w with each coordinate clamped to [0, 1]: the naive way to put w_unc into the box,

@@ -8,10 +8,5 @@ package wiener
 // kept by leaving them open. It is evaluated in this form, not as wᵀTw - 2wᵀP1 + 1ᵀP1, so that it
 // is accurate near w = 1 and does not rely on T = P + R holding exactly.
 func Risk(w [2]float64, P, R Sym2) float64 {
-	return quad(P, w[0]-1, w[1]-1) + quad(R, w[0], w[1])
-}
-
-// quad returns xᵀ m x for x = (a, b).
-func quad(m Sym2, a, b float64) float64 {
-	return m.II*a*a + 2*m.IJ*a*b + m.JJ*b*b
+	return P.Quad(w[0]-1, w[1]-1) + R.Quad(w[0], w[1])
 }

@@ -24,6 +24,9 @@ func (m Sym2) Sub(o Sym2) Sym2 { return Sym2{m.II - o.II, m.IJ - o.IJ, m.JJ - o.
 // Scale returns s·m.
 func (m Sym2) Scale(s float64) Sym2 { return Sym2{s * m.II, s * m.IJ, s * m.JJ} }
 
+// Quad returns the quadratic form xᵀ m x for x = (a, b).
+func (m Sym2) Quad(a, b float64) float64 { return m.II*a*a + 2*m.IJ*a*b + m.JJ*b*b }
+
 // Trace returns II + JJ, the total energy of the two routes.
 func (m Sym2) Trace() float64 { return m.II + m.JJ }
 

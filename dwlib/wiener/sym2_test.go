@@ -79,3 +79,14 @@ func TestIsFinite(t *testing.T) {
 
 // close reports whether |a-b| ≤ tol.
 func close(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestSym2Quad(t *testing.T) {
+	m := wiener.Sym2{II: 2, IJ: -0.5, JJ: 3}
+	for _, x := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {-2, 0.5}} {
+		// xᵀ m x written out as the product of the full 2×2 matrix.
+		want := x[0]*(m.II*x[0]+m.IJ*x[1]) + x[1]*(m.IJ*x[0]+m.JJ*x[1])
+		if got := m.Quad(x[0], x[1]); got != want {
+			t.Errorf("Quad%v = %v, want %v", x, got, want)
+		}
+	}
+}
