@@ -16,6 +16,8 @@
 //	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)
 //	                                              print the zero, damped-persistence and ridge-AR baselines
 //	dw regime -profiles p1,p2 [-testbed T]        the regime map: DW − Full per training budget
+//	dw attribution -profile P -testbed T [-at best,init]
+//	                                              where DW's noise moment comes from (appdiag)
 //	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
 //	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
 //	                                              training-horizon sweep and fitted K* (Figure 7)
@@ -111,6 +113,7 @@ var commands = []struct {
 	{"table", "print the table of finished runs", cmdTable},
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
+	{"attribution", "measure where DW's noise moment comes from at runs' checkpoints", cmdAttribution},
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
 	{"archive", "copy finished runs' results (no checkpoints) into the committed archive", cmdArchive},

@@ -68,6 +68,17 @@ func TestQuickTableSweep(t *testing.T) {
 	if _, err := dw(t, "regime", "-profiles", "quick,huge", "-runs", runs); err == nil || !strings.Contains(err.Error(), `unknown profile "huge"`) {
 		t.Errorf("regime with an unknown profile: %v", err)
 	}
+	// Where DW's noise moment comes from, at the best checkpoints of seed 0 and before training
+	// (measured once: kept in a run cache of its own here).
+	t.Setenv("DW_CACHE_DIR", t.TempDir())
+	attr, err := dw(t, "attribution", "-profile", "quick", "-seeds", "0", "-windows", "3", "-runs", runs, "-cache", cache)
+	if err != nil || !strings.Contains(attr, "| full s0 | best |") || !strings.Contains(attr, "| dw s0 | best |") ||
+		!strings.Contains(attr, "| every method s0 | init |") || strings.Count(attr, " s0 | ") != 3 {
+		t.Errorf("attribution: %v\n%s", err, attr)
+	}
+	if _, err := dw(t, "attribution", "-profile", "quick", "-at", "last", "-runs", runs); err == nil || !strings.Contains(err.Error(), `-at: "last"`) {
+		t.Errorf("attribution -at last: %v", err)
+	}
 	md, err := os.ReadFile(filepath.Join(saved, "quick-table.md"))
 	if err != nil || !strings.Contains(string(md), "| narma5 | ridge-ar | 3 |") || !strings.Contains(string(md), "same eq. (8) evaluator") ||
 		!strings.Contains(string(md), "The sweep itself, 1 run(s) at a time, took ") {

@@ -94,9 +94,10 @@ func (s CoordSample) Norm(a []float64) float64 {
 // Random streams of the package (the second PCG word), so that draws for different purposes
 // from the same seed are independent.
 const (
-	streamCoords    = 0x636f6f7264 // "coord"
-	streamPairsA    = 0x7061697241 // "pairA"
-	streamPairsB    = 0x7061697242 // "pairB"
-	streamNoise     = 0x6e6f697365 // "noise"
-	streamProbeSign = 0x7369676e73 // "signs"
+	streamCoords      = 0x636f6f7264 // "coord"
+	streamPairsA      = 0x7061697241 // "pairA"
+	streamPairsB      = 0x7061697242 // "pairB"
+	streamNoise       = 0x6e6f697365 // "noise"
+	streamProbeSign   = 0x7369676e73 // "signs"
+	streamAttribution = 0x6174747269 // "attri"
 )

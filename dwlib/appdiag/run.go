@@ -92,6 +92,38 @@ func NoiseResponseOfRun(cfg experiment.RunConfig, opt experiment.Options, split 
 	return GainResponse(bk, f, units, Geometry(cfg), cfg.Train.DetachContext, ncfg, rep)
 }
 
+// Checkpoint says which of a run's forecasting parameters a diagnostic reads.
+type Checkpoint string
+
+const (
+	AtBest Checkpoint = "best" // the minimum-validation checkpoint (best.ckpt; the run must have finished)
+	AtInit Checkpoint = "init" // as the run's seed initialises them, before any step
+)
+
+// AttributionOfRun measures NoiseAttribution at the parameters at of the run cfg (under
+// opt.RunsDir) on its training units, in its training geometry and with its DetachContext: where
+// the generic sampler's noise moment comes from at the end of training (AtBest) or before it
+// starts (AtInit).
+func AttributionOfRun(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint, acfg AttributionConfig, rep progress.Reporter) (*Attribution, error) {
+	load := experiment.LoadBest
+	switch at {
+	case AtBest:
+	case AtInit:
+		load = experiment.LoadInit
+	default:
+		return nil, fmt.Errorf("appdiag: AttributionOfRun: checkpoint %q, want %q or %q", at, AtBest, AtInit)
+	}
+	ds, f, err := load(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	bk, err := runBackend(opt)
+	if err != nil {
+		return nil, err
+	}
+	return NoiseAttribution(bk, f, ds.Train, Geometry(cfg), cfg.Train.DetachContext, acfg, rep)
+}
+
 // runBackend returns opt.Backend, or the process-wide one.
 func runBackend(opt experiment.Options) (compute.Backend, error) {
 	if opt.Backend != nil {

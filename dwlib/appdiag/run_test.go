@@ -1,6 +1,8 @@
 package appdiag
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
@@ -57,5 +59,19 @@ func TestOfRun(t *testing.T) {
 	}
 	if _, err := NoiseResponseOfRun(dw, opt, NoiseSplit{Split: "holdout"}, NoiseConfig{Batches: 4}, nil); err == nil {
 		t.Error("an unknown split was accepted")
+	}
+	best, err := AttributionOfRun(dw, opt, AtBest, AttributionConfig{Windows: 3, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := AttributionOfRun(dw, opt, AtInit, AttributionConfig{Windows: 3, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(best.Total) != dw.Train.K*best.L || !slices.Equal(best.Windows, init.Windows) || slices.Equal(best.Total, init.Total) {
+		t.Errorf("attribution at best %v and at init %v: same windows, different parameters expected", best.Total[:2], init.Total[:2])
+	}
+	if _, err := AttributionOfRun(dw, opt, "last", AttributionConfig{}, nil); err == nil || !strings.Contains(err.Error(), `"last"`) {
+		t.Errorf("unknown parameters: %v", err)
 	}
 }

@@ -90,6 +90,14 @@ func RegimeMap(opt Options, testbed string, profiles []string, seeds []uint64) (
 	return out, nil
 }
 
+// NoiseShare returns tr R̂ / tr T̂ summed over every route of a DW run's final committed moments
+// (NaN for a run without them): the share of the total probe's route energy its sampler called
+// noise when training ended.
+func (r *Result) NoiseShare() float64 {
+	share, _, _, _ := controllerSummary(r)
+	return share
+}
+
 // controllerSummary returns tr R / tr T over all routes, the share of gains exactly 0, and the mean
 // α and m, from a DW run's final route moments and last epoch's gains.
 func controllerSummary(r *Result) (noiseShare, closed, meanAlpha, meanM float64) {

@@ -321,6 +321,13 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	return loadBestFrom(dir, cfg, opt)
 }
 
+// LoadInit returns the run's dataset and its forecaster as training starts it: the parameters
+// its seed initialises, before any step (a diagnostic's reference point; nothing is read from the
+// run directory).
+func LoadInit(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
+	return setup(cfg, opt)
+}
+
 // HasBest says whether the run directory of cfg holds its best parameters (best.ckpt), which
 // LoadBest, EvaluateRun and the diagnostics at a checkpoint need. A finished run read from the
 // archive has its scores there but not its parameters, so it has none.

@@ -1,0 +1,47 @@
+package kernelext
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/internal-dw/dwgo/dwlib/appdiag"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// AttributionOf measures appdiag.AttributionOfRun for the run cfg at parameters at, once: the
+// result is kept in the run cache (Cached), keyed by the run, the parameters (for the best
+// checkpoint, its epoch and validation loss, so a retrained run is measured again) and acfg, so a
+// notebook and `dw attribution` share it. At the best checkpoint it also returns the run's own
+// logged noise share at the end of training (NaN at init, and for runs without a controller).
+func AttributionOf(cfg experiment.RunConfig, at appdiag.Checkpoint, acfg appdiag.AttributionConfig, opt experiment.Options) (*appdiag.Attribution, float64, error) {
+	type point struct {
+		At        appdiag.Checkpoint
+		BestEpoch int
+		BestVal   float64
+	}
+	key := struct {
+		Run    experiment.RunConfig
+		Point  point
+		Config appdiag.AttributionConfig
+	}{cfg, point{At: at}, acfg.Defaults()}
+	logged := math.NaN()
+	if at == appdiag.AtBest {
+		r, _, err := experiment.ReadFinished(cfg, opt)
+		if err != nil {
+			return nil, logged, err
+		}
+		has, err := opt.HasBest(cfg)
+		if err != nil {
+			return nil, logged, err
+		}
+		if r == nil || !has {
+			return nil, logged, fmt.Errorf("run %s: no finished run with its best checkpoint under the runs directory (an archived result keeps no parameters)", cfg.Name())
+		}
+		key.Point.BestEpoch, key.Point.BestVal = r.BestEpoch, r.BestVal
+		logged = r.NoiseShare()
+	}
+	a, err := Cached("appdiag-attribution", key, 0, func() (*appdiag.Attribution, error) {
+		return appdiag.AttributionOfRun(cfg, opt, at, acfg, NewReporter())
+	})
+	return a, logged, err
+}
