@@ -54,8 +54,12 @@ func cmdAttribution(args []string) error {
 	var rows []appdiag.AttributionRow
 	for _, c := range points {
 		ms := splitList(*methods)
-		if c == appdiag.AtInit {
-			ms = ms[:1] // every method of a seed starts from the same parameters
+		if c == appdiag.AtInit { // every method of a seed starts from the same parameters: measure once, as DW's
+			if slices.Contains(ms, "dw") {
+				ms = []string{"dw"}
+			} else {
+				ms = ms[:1]
+			}
 		}
 		for _, m := range ms {
 			for _, seed := range seeds {
