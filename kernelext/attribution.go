@@ -10,14 +10,17 @@ import (
 
 // AttributionOf measures appdiag.AttributionOfRun for the run cfg at parameters at, once: the
 // result is kept in the run cache (Cached), keyed by the run, the parameters (for the best
-// checkpoint, its epoch and validation loss, so a retrained run is measured again) and acfg, so a
-// notebook and `dw attribution` share it. At the best checkpoint it also returns the run's own
-// logged noise share at the end of training (NaN at init, and for runs without a controller).
+// checkpoint its epoch and validation loss, for the last its epoch count and final training loss,
+// so a retrained run is measured again) and acfg, so a notebook and `dw attribution` share it. At
+// the best and last checkpoints it also returns the run's own logged noise share at the end of
+// training (NaN at init, and for runs without a controller).
 func AttributionOf(cfg experiment.RunConfig, at appdiag.Checkpoint, acfg appdiag.AttributionConfig, opt experiment.Options) (*appdiag.Attribution, float64, error) {
 	type point struct {
 		At        appdiag.Checkpoint
 		BestEpoch int
 		BestVal   float64
+		LastEpoch int     `json:",omitempty"` // omitted at best and init, so their keys stay as they were
+		LastLoss  float64 `json:",omitempty"`
 	}
 	key := struct {
 		Run    experiment.RunConfig
@@ -25,19 +28,27 @@ func AttributionOf(cfg experiment.RunConfig, at appdiag.Checkpoint, acfg appdiag
 		Config appdiag.AttributionConfig
 	}{cfg, point{At: at}, acfg.Defaults()}
 	logged := math.NaN()
-	if at == appdiag.AtBest {
+	if at == appdiag.AtBest || at == appdiag.AtLast {
 		r, _, err := experiment.ReadFinished(cfg, opt)
 		if err != nil {
 			return nil, logged, err
 		}
-		has, err := opt.HasBest(cfg)
-		if err != nil {
-			return nil, logged, err
+		if r == nil {
+			return nil, logged, fmt.Errorf("run %s has not finished", cfg.Name())
 		}
-		if r == nil || !has {
-			return nil, logged, fmt.Errorf("run %s: no finished run with its best checkpoint under the runs directory (an archived result keeps no parameters)", cfg.Name())
+		if at == appdiag.AtBest {
+			has, err := opt.HasBest(cfg)
+			if err != nil {
+				return nil, logged, err
+			}
+			if !has {
+				return nil, logged, fmt.Errorf("run %s: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", cfg.Name())
+			}
+			key.Point.BestEpoch, key.Point.BestVal = r.BestEpoch, r.BestVal
+		} else {
+			key.Point.LastEpoch = len(r.Epochs)
+			key.Point.LastLoss = r.Epochs[len(r.Epochs)-1].TrainLoss
 		}
-		key.Point.BestEpoch, key.Point.BestVal = r.BestEpoch, r.BestVal
 		logged = r.NoiseShare()
 	}
 	a, err := Cached("appdiag-attribution", key, 0, func() (*appdiag.Attribution, error) {

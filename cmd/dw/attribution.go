@@ -13,7 +13,7 @@ import (
 // cmdAttribution measures where DW-Generic's noise moment comes from (appdiag.NoiseAttribution) at
 // the best checkpoints of finished runs and at their initial parameters. It trains nothing.
 func cmdAttribution(args []string) error {
-	fs := newFlags("attribution", "-profile P -testbed T [-methods full,dw] [-seeds 0,1,2] [-K k] [-at best,init] [-windows 32] [-save]")
+	fs := newFlags("attribution", "-profile P -testbed T [-methods full,dw] [-seeds 0,1,2] [-K k] [-at best,last,init] [-windows 32] [-save]")
 	var rf runFlags
 	rf.register(fs)
 	testbed, seedList, methods := new(string), new(string), new(string)
@@ -21,7 +21,7 @@ func cmdAttribution(args []string) error {
 	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
 	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
 	K := fs.Int("K", 0, "training horizon of the runs (0: the profile's)")
-	at := fs.String("at", "best,init", "comma-separated parameters to measure at: best (the minimum-validation checkpoint) and/or init (before any step)")
+	at := fs.String("at", "best,init", "comma-separated parameters to measure at: best (the minimum-validation checkpoint), last (the last finished epoch), init (before any step)")
 	var acfg appdiag.AttributionConfig
 	fs.IntVar(&acfg.Windows, "windows", appdiag.DefaultAttributionWindows, "training windows probed")
 	fs.Uint64Var(&acfg.Seed, "window-seed", 1, "seed of the draw of the windows")
@@ -42,8 +42,8 @@ func cmdAttribution(args []string) error {
 	var points []appdiag.Checkpoint
 	for _, a := range splitList(*at) {
 		c := appdiag.Checkpoint(a)
-		if c != appdiag.AtBest && c != appdiag.AtInit {
-			return usageError{fmt.Errorf("-at: %q, want %s or %s", a, appdiag.AtBest, appdiag.AtInit)}
+		if c != appdiag.AtBest && c != appdiag.AtLast && c != appdiag.AtInit {
+			return usageError{fmt.Errorf("-at: %q, want %s, %s or %s", a, appdiag.AtBest, appdiag.AtLast, appdiag.AtInit)}
 		}
 		points = append(points, c)
 	}

@@ -76,8 +76,8 @@ func TestQuickTableSweep(t *testing.T) {
 		!strings.Contains(attr, "| every method s0 | init |") || strings.Count(attr, " s0 | ") != 3 {
 		t.Errorf("attribution: %v\n%s", err, attr)
 	}
-	if _, err := dw(t, "attribution", "-profile", "quick", "-at", "last", "-runs", runs); err == nil || !strings.Contains(err.Error(), `-at: "last"`) {
-		t.Errorf("attribution -at last: %v", err)
+	if _, err := dw(t, "attribution", "-profile", "quick", "-at", "final", "-runs", runs); err == nil || !strings.Contains(err.Error(), `-at: "final"`) {
+		t.Errorf("attribution -at final: %v", err)
 	}
 	md, err := os.ReadFile(filepath.Join(saved, "quick-table.md"))
 	if err != nil || !strings.Contains(string(md), "| narma5 | ridge-ar | 3 |") || !strings.Contains(string(md), "same eq. (8) evaluator") ||

@@ -98,20 +98,23 @@ type Checkpoint string
 const (
 	AtBest Checkpoint = "best" // the minimum-validation checkpoint (best.ckpt; the run must have finished)
 	AtInit Checkpoint = "init" // as the run's seed initialises them, before any step
+	AtLast Checkpoint = "last" // the last finished epoch (last.ckpt), where the result's final controller state was measured
 )
 
 // AttributionOfRun measures NoiseAttribution at the parameters at of the run cfg (under
 // opt.RunsDir) on its training units, in its training geometry and with its DetachContext: where
-// the generic sampler's noise moment comes from at the end of training (AtBest) or before it
-// starts (AtInit).
+// the generic sampler's noise moment comes from at the best checkpoint (AtBest), where training
+// stopped (AtLast) or before it starts (AtInit).
 func AttributionOfRun(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint, acfg AttributionConfig, rep progress.Reporter) (*Attribution, error) {
 	load := experiment.LoadBest
 	switch at {
 	case AtBest:
 	case AtInit:
 		load = experiment.LoadInit
+	case AtLast:
+		load = experiment.LoadLast
 	default:
-		return nil, fmt.Errorf("appdiag: AttributionOfRun: checkpoint %q, want %q or %q", at, AtBest, AtInit)
+		return nil, fmt.Errorf("appdiag: AttributionOfRun: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
 	}
 	ds, f, err := load(cfg, opt)
 	if err != nil {

@@ -71,7 +71,14 @@ func TestOfRun(t *testing.T) {
 	if len(best.Total) != dw.Train.K*best.L || !slices.Equal(best.Windows, init.Windows) || slices.Equal(best.Total, init.Total) {
 		t.Errorf("attribution at best %v and at init %v: same windows, different parameters expected", best.Total[:2], init.Total[:2])
 	}
-	if _, err := AttributionOfRun(dw, opt, "last", AttributionConfig{}, nil); err == nil || !strings.Contains(err.Error(), `"last"`) {
+	last, err := AttributionOfRun(dw, opt, AtLast, AttributionConfig{Windows: 3, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(last.Total) != len(best.Total) || slices.Equal(last.Total, init.Total) {
+		t.Errorf("attribution at the last epoch %v, at init %v", last.Total[:2], init.Total[:2])
+	}
+	if _, err := AttributionOfRun(dw, opt, "final", AttributionConfig{}, nil); err == nil || !strings.Contains(err.Error(), `"final"`) {
 		t.Errorf("unknown parameters: %v", err)
 	}
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
-// TestLoadInit checks that LoadInit gives the parameters a run starts from: the same for Full and
+// TestLoadInit checks that LoadInit gives the parameters a run starts from (and LoadLast those it
+// stopped at): the same for Full and
 // DW of one seed (the paired comparison starts both from one point), another for another seed,
 // and not the trained ones.
 func TestLoadInit(t *testing.T) {
@@ -44,13 +45,36 @@ func TestLoadInit(t *testing.T) {
 	if slices.Equal(flatParams(t, best), full0) {
 		t.Error("the trained parameters equal the initial ones")
 	}
+	// The last epoch's parameters are the best ones exactly when the best epoch is the last.
+	r, _, err := ReadFinished(cfg, opt)
+	if err != nil || r == nil {
+		t.Fatalf("result: %v", err)
+	}
+	_, last, err := LoadLast(cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same, bestIsLast := slices.Equal(flatParams(t, last), flatParams(t, best)), r.BestEpoch == len(r.Epochs); same != bestIsLast {
+		t.Errorf("last and best parameters equal: %v; best epoch %d of %d", same, r.BestEpoch, len(r.Epochs))
+	}
+	if slices.Equal(flatParams(t, last), full0) {
+		t.Error("the last epoch's parameters equal the initial ones")
+	}
+	dw, _ := Resolve(Quick, "mackey-glass", "dw", 0, 0)
+	if _, _, err := LoadLast(dw, opt); err == nil {
+		t.Error("LoadLast of a run never trained succeeded")
+	}
 }
 
-// flatParams concatenates every variable of f, in iteration order, as float64.
+// flatParams concatenates every trainable variable of f (not an optimizer's state), in iteration
+// order, as float64.
 func flatParams(t *testing.T, f *model.Forecaster) []float64 {
 	t.Helper()
 	var out []float64
 	for v := range f.Store().IterVariables() {
+		if !v.Trainable {
+			continue
+		}
 		switch val := v.MustValue(); val.DType() {
 		case dtypes.Float32:
 			for _, x := range tensors.MustCopyFlatData[float32](val) {

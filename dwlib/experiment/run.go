@@ -328,6 +328,33 @@ func LoadInit(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	return setup(cfg, opt)
 }
 
+// LoadLast returns the run's dataset and its forecaster with the parameters of its last finished
+// epoch (last.ckpt of the run directory, verified as the run's own): where training stopped, and
+// where the final controller state a result records was measured.
+func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	bk, err := opt.backend()
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, f, err := setup(cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	id := identityOf(cfg, ds)
+	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
+	}
+	if err := s.Load(filepath.Join(dir, CheckpointFile)); err != nil {
+		return nil, nil, explainIdentity(err, cfg, id)
+	}
+	return ds, f, nil
+}
+
 // HasBest says whether the run directory of cfg holds its best parameters (best.ckpt), which
 // LoadBest, EvaluateRun and the diagnostics at a checkpoint need. A finished run read from the
 // archive has its scores there but not its parameters, so it has none.
