@@ -100,4 +100,5 @@ const (
 	streamNoise       = 0x6e6f697365 // "noise"
 	streamProbeSign   = 0x7369676e73 // "signs"
 	streamAttribution = 0x6174747269 // "attri"
+	streamReplay      = 0x7265706c61 // "repla"
 )

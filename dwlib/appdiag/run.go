@@ -8,6 +8,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -125,6 +126,25 @@ func AttributionOfRun(cfg experiment.RunConfig, opt experiment.Options, at Check
 		return nil, err
 	}
 	return NoiseAttribution(bk, f, ds.Train, Geometry(cfg), cfg.Train.DetachContext, acfg, rep)
+}
+
+// ReplayOfRun runs ReplayController for `epochs` epochs at the parameters at of the DW run cfg, on
+// its training units with its own training and fit configuration.
+func ReplayOfRun(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint, epochs int, seed uint64, rep progress.Reporter) (*Replay, error) {
+	load := map[Checkpoint]func(experiment.RunConfig, experiment.Options) (*data.Dataset, *model.Forecaster, error){
+		AtBest: experiment.LoadBest, AtLast: experiment.LoadLast, AtInit: experiment.LoadInit}[at]
+	if load == nil {
+		return nil, fmt.Errorf("appdiag: ReplayOfRun: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
+	}
+	ds, f, err := load(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	bk, err := runBackend(opt)
+	if err != nil {
+		return nil, err
+	}
+	return ReplayController(bk, f, ds.Train, Geometry(cfg), cfg.Train, cfg.Fit, epochs, seed, rep)
 }
 
 // runBackend returns opt.Backend, or the process-wide one.
