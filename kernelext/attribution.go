@@ -56,3 +56,29 @@ func AttributionOf(cfg experiment.RunConfig, at appdiag.Checkpoint, acfg appdiag
 	})
 	return a, logged, err
 }
+
+// ReplayOf runs appdiag.ReplayOfRun for the DW run cfg at parameters at, once (kept in the run
+// cache like AttributionOf, keyed by the run, the parameters, epochs and seed).
+func ReplayOf(cfg experiment.RunConfig, at appdiag.Checkpoint, epochs int, seed uint64, opt experiment.Options) (*appdiag.Replay, error) {
+	key := struct {
+		Run       experiment.RunConfig
+		At        appdiag.Checkpoint
+		Epochs    int
+		Seed      uint64
+		Epoch     int     `json:",omitempty"`
+		Val, Loss float64 `json:",omitempty"`
+	}{Run: cfg, At: at, Epochs: epochs, Seed: seed}
+	if at != appdiag.AtInit {
+		r, _, err := experiment.ReadFinished(cfg, opt)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, fmt.Errorf("run %s has not finished", cfg.Name())
+		}
+		key.Epoch, key.Val, key.Loss = len(r.Epochs), r.BestVal, r.Epochs[len(r.Epochs)-1].TrainLoss
+	}
+	return Cached("appdiag-replay", key, 0, func() (*appdiag.Replay, error) {
+		return appdiag.ReplayOfRun(cfg, opt, at, epochs, seed, NewReporter())
+	})
+}

@@ -164,15 +164,7 @@ func NoiseAttribution(bk compute.Backend, f *model.Forecaster, units []data.Seri
 		picks[i] = train.Pick{Unit: u, Origin: lo + rng.IntN(hi-lo+1)}
 		windows[i] = Example{Unit: u, Origin: picks[i].Origin}
 	}
-	b, err := train.MakeBatch(units, picks, g)
-	if err != nil {
-		return nil, err
-	}
-	pr, err := newGraphProber(bk, f, b, detach)
-	if err != nil {
-		return nil, err
-	}
-	pred, err := pr.predictions()
+	b, pr, pred, err := probeBatch(bk, f, units, picks, g, detach)
 	if err != nil {
 		return nil, err
 	}

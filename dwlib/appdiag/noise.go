@@ -152,15 +152,7 @@ func GainResponse(bk compute.Backend, f *model.Forecaster, units []data.Series, 
 	if len(picks) == 0 {
 		return nil, fmt.Errorf("appdiag: GainResponse: no units")
 	}
-	b, err := train.MakeBatch(units, picks, g)
-	if err != nil {
-		return nil, err
-	}
-	pr, err := newGraphProber(bk, f, b, detach)
-	if err != nil {
-		return nil, err
-	}
-	pred, err := pr.predictions()
+	b, pr, pred, err := probeBatch(bk, f, units, picks, g, detach)
 	if err != nil {
 		return nil, err
 	}
@@ -433,6 +425,23 @@ type graphProber struct {
 	dt   dtypes.DType
 	exec *mlmodel.Exec
 	L    int
+}
+
+// probeBatch builds the batch of picks, its probe graph and the frozen predictions ([N][K][D]).
+func probeBatch(bk compute.Backend, f *model.Forecaster, units []data.Series, picks []train.Pick, g train.Geometry, detach bool) (*train.Batch, *graphProber, []float64, error) {
+	b, err := train.MakeBatch(units, picks, g)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pr, err := newGraphProber(bk, f, b, detach)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pred, err := pr.predictions()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b, pr, pred, nil
 }
 
 func newGraphProber(bk compute.Backend, f *model.Forecaster, b *train.Batch, detach bool) (*graphProber, error) {

@@ -102,28 +102,29 @@ const (
 	AtLast Checkpoint = "last" // the last finished epoch (last.ckpt), where the result's final controller state was measured
 )
 
+// loadAt returns the run's dataset, its forecaster at the parameters at, and the backend.
+func loadAt(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint) (*data.Dataset, *model.Forecaster, compute.Backend, error) {
+	load := map[Checkpoint]func(experiment.RunConfig, experiment.Options) (*data.Dataset, *model.Forecaster, error){
+		AtBest: experiment.LoadBest, AtLast: experiment.LoadLast, AtInit: experiment.LoadInit}[at]
+	if load == nil {
+		return nil, nil, nil, fmt.Errorf("appdiag: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
+	}
+	ds, f, err := load(cfg, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bk, err := runBackend(opt)
+	return ds, f, bk, err
+}
+
 // AttributionOfRun measures NoiseAttribution at the parameters at of the run cfg (under
 // opt.RunsDir) on its training units, in its training geometry and with its DetachContext: where
 // the generic sampler's noise moment comes from at the best checkpoint (AtBest), where training
 // stopped (AtLast) or before it starts (AtInit).
 func AttributionOfRun(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint, acfg AttributionConfig, rep progress.Reporter) (*Attribution, error) {
-	load := experiment.LoadBest
-	switch at {
-	case AtBest:
-	case AtInit:
-		load = experiment.LoadInit
-	case AtLast:
-		load = experiment.LoadLast
-	default:
-		return nil, fmt.Errorf("appdiag: AttributionOfRun: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
-	}
-	ds, f, err := load(cfg, opt)
+	ds, f, bk, err := loadAt(cfg, opt, at)
 	if err != nil {
-		return nil, err
-	}
-	bk, err := runBackend(opt)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("appdiag: AttributionOfRun: %w", err)
 	}
 	return NoiseAttribution(bk, f, ds.Train, Geometry(cfg), cfg.Train.DetachContext, acfg, rep)
 }
@@ -131,18 +132,9 @@ func AttributionOfRun(cfg experiment.RunConfig, opt experiment.Options, at Check
 // ReplayOfRun runs ReplayController for `epochs` epochs at the parameters at of the DW run cfg, on
 // its training units with its own training and fit configuration.
 func ReplayOfRun(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint, epochs int, seed uint64, rep progress.Reporter) (*Replay, error) {
-	load := map[Checkpoint]func(experiment.RunConfig, experiment.Options) (*data.Dataset, *model.Forecaster, error){
-		AtBest: experiment.LoadBest, AtLast: experiment.LoadLast, AtInit: experiment.LoadInit}[at]
-	if load == nil {
-		return nil, fmt.Errorf("appdiag: ReplayOfRun: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
-	}
-	ds, f, err := load(cfg, opt)
+	ds, f, bk, err := loadAt(cfg, opt, at)
 	if err != nil {
-		return nil, err
-	}
-	bk, err := runBackend(opt)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("appdiag: ReplayOfRun: %w", err)
 	}
 	return ReplayController(bk, f, ds.Train, Geometry(cfg), cfg.Train, cfg.Fit, epochs, seed, rep)
 }
