@@ -2,6 +2,7 @@ package appdiag
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -21,10 +22,11 @@ type Replay struct {
 	Seconds      float64
 }
 
-// Final returns the last share (NaN-free only after a calibration).
+// Final returns the share after the last calibration, or NaN when none ran (a replay shorter
+// than the controller's warm-up has nothing to report, and 0 would read as "no noise").
 func (r *Replay) Final() float64 {
 	if len(r.Shares) == 0 {
-		return 0
+		return math.NaN()
 	}
 	return r.Shares[len(r.Shares)-1]
 }

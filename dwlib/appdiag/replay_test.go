@@ -1,6 +1,7 @@
 package appdiag
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -58,8 +59,18 @@ func TestReplayController(t *testing.T) {
 			t.Errorf("share %v, want > 0", s)
 		}
 	}
+	if len(r.Shares) > 0 && r.Final() != r.Shares[len(r.Shares)-1] {
+		t.Errorf("Final() = %v, want the last share %v", r.Final(), r.Shares[len(r.Shares)-1])
+	}
 	if !slices.Equal(params(), before) {
 		t.Error("the replay moved the parameters")
+	}
+	// One epoch of 3 microbatches with a warm-up of 4: nothing calibrates, and Final says so.
+	long := tcfg
+	long.Warmup = 4
+	none, err := ReplayController(bk, f, units, g, long, fcfg, 1, 5, nil)
+	if err != nil || len(none.Shares) != 0 || !math.IsNaN(none.Final()) {
+		t.Errorf("warm-up longer than the replay: %v shares, Final %v (%v); want none and NaN", none.Shares, none.Final(), err)
 	}
 	again, err := ReplayController(bk, f, units, g, tcfg, fcfg, 2, 5, nil)
 	if err != nil || !slices.Equal(again.Shares, r.Shares) {
