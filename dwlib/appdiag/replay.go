@@ -102,15 +102,7 @@ func epochGroups(rng *rand.Rand, units []data.Series, g train.Geometry, fcfg tra
 // NoiseShareOf returns Σ tr R̂ / Σ tr T̂ over every route of c's committed moments, as a run's
 // result records it at the end (experiment.Result.NoiseShare); 0 before any calibration.
 func NoiseShareOf(c *calib.Controller) float64 {
-	var trR, trT float64
-	K, L := c.Config().K, c.Config().L
-	for k := range K {
-		for l := range L {
-			rt := c.Route(k, l)
-			trT += rt.T.II + rt.T.JJ
-			trR += rt.R.II + rt.R.JJ
-		}
-	}
+	trT, trR := c.RouteEnergy()
 	if trT == 0 {
 		return 0
 	}

@@ -82,3 +82,14 @@ func (c *Controller) History() []HistoryEntry {
 
 // HistoryDropped returns how many old history entries HistoryCap dropped.
 func (c *Controller) HistoryDropped() int { return c.dropped }
+
+// RouteEnergy returns Σ tr T̂ and Σ tr R̂ over every route of the committed moments: their
+// ratio is the share of the total probe's route energy the noise sampler calls noise (zero before
+// the first calibration).
+func (c *Controller) RouteEnergy() (tot, noise float64) {
+	for i := range c.cur.T {
+		tot += c.cur.T[i].II + c.cur.T[i].JJ
+		noise += c.cur.R[i].II + c.cur.R[i].JJ
+	}
+	return tot, noise
+}

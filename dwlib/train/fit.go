@@ -125,6 +125,11 @@ type EpochRecord struct {
 	TrainSeconds float64   `json:"train_seconds"`   // the training loop only (no validation, no I/O)
 	ValSeconds   float64   `json:"val_seconds"`
 	Gains        []float64 `json:"gains,omitempty"` // DW: committed gains at the epoch's end, [K][L][2] flat
+	// Probes are DW's calibrations in this epoch, each its raw route energy (ProbeMoments.Energy),
+	// and Moments the committed averages Σ tr T̂, Σ tr R̂ at the epoch's end: together they show
+	// whether a noise share the controller carries comes from single calibrations or from averaging.
+	Probes  []ProbeEnergy `json:"probes,omitempty"`
+	Moments *ProbeEnergy  `json:"moments,omitempty"`
 }
 
 // Session trains one forecaster with one method on one dataset, epoch by epoch, and can be
@@ -300,6 +305,9 @@ func (s *Session) runEpoch(ctx context.Context, rep progress.Reporter) (EpochRec
 			rec.Batches++
 			if r.Calibration {
 				rec.Calibrations++
+				if r.Probes != nil {
+					rec.Probes = append(rec.Probes, r.Probes.Energy())
+				}
 			}
 			rep.Step(1, fmt.Sprintf("epoch %d/%d loss %.4f", rec.Epoch, s.cfg.Epochs, r.Loss))
 		}
@@ -336,6 +344,8 @@ func (s *Session) runEpoch(ctx context.Context, rep progress.Reporter) (EpochRec
 	rec.ValSeconds = time.Since(start).Seconds()
 	if s.tr.ctrl != nil {
 		rec.Gains = s.tr.ctrl.Gains()
+		tot, noise := s.tr.ctrl.RouteEnergy()
+		rec.Moments = &ProbeEnergy{Tot: tot, Noise: noise}
 	}
 
 	s.epoch++

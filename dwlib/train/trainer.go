@@ -57,6 +57,38 @@ type ProbeMoments struct {
 	Ready      []bool
 }
 
+// Energy sums the traces of the two probes' moments over the routes whose step k was ready: the
+// calibration's own noise share, before any averaging across calibrations, is Noise / Tot.
+func (p *ProbeMoments) Energy() ProbeEnergy {
+	var e ProbeEnergy
+	if len(p.Ready) == 0 {
+		return e
+	}
+	L := len(p.Tot) / len(p.Ready)
+	for i := range p.Tot {
+		if p.Ready[i/L] {
+			e.Tot += p.Tot[i].II + p.Tot[i].JJ
+			e.Noise += p.Noise[i].II + p.Noise[i].JJ
+		}
+	}
+	return e
+}
+
+// ProbeEnergy is the route energy Σ tr of Internal-DW's total probe (Tot) and noise probe (Noise):
+// one calibration's raw observations, or the controller's committed averages T̂ and R̂.
+type ProbeEnergy struct {
+	Tot   float64 `json:"tot"`
+	Noise float64 `json:"noise"`
+}
+
+// Share returns Noise / Tot, or NaN when Tot is not positive.
+func (e ProbeEnergy) Share() float64 {
+	if !(e.Tot > 0) {
+		return math.NaN()
+	}
+	return e.Noise / e.Tot
+}
+
 // NewTrainer compiles nothing yet: graphs are built on the first step of each kind. It adds the
 // gradient accumulators (scope "/accum", not trainable) to the forecaster's store.
 func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
