@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # reproduce.sh: the reproduction's long runs (issue 9), in priority order, resumable, archived.
 #
-# Each stage is one `dw sweep ... -resume -save` (its table and baselines into data/results/), or for
-# a training-horizon stage one `dw ksweep ... -train -resume -save` (its K* table into
-# data/results/ksweep-<profile>-<testbed>.md), followed by `dw archive` of the runs it finished
-# (their result.json into data/results/runs/, committed): a run already archived is read back,
+# Each stage is one `dw sweep ... -resume -archive-each -save` (its table and baselines into
+# data/results/), or for a training-horizon stage one `dw ksweep ... -train -archive-each -save`
+# (its K* table into data/results/ksweep-<profile>-<testbed>.md). -archive-each copies each run's
+# result.json (and a ksweep's score at H) into data/results/runs/, committed, the moment the run
+# finishes; a `dw archive` of the stage's grid follows. A run already archived is read back,
 # not trained, so the script picks up where any earlier machine left off, and a stage interrupted
 # (Ctrl-C, -stop-after, a wall-time limit) archives the runs it finished, exits with dw's status
 # and continues from its last epoch checkpoints on the same machine when started again.
 #
-# Usage: scripts/reproduce.sh [--list] [--jobs N] [STAGE ...]
+# Usage: scripts/reproduce.sh [--list | --status] [--jobs N] [STAGE ...]
 #   --list     print the stages and their commands, run nothing
+#   --status   print each stage's runs finished (archived or here), part-way and not started,
+#              from `dw sweep -plan`; run nothing (a training-horizon stage's runs also need
+#              their score at H, which -archive-each and dw archive keep with the result)
 #   --jobs N   runs trained at once (default 2; the machine's cores / 1 process each)
 #   STAGE      run only these stages (default: all, in order)
 # Environment: GOMLX_BACKEND as for dw (e.g. a PJRT plugin on a GPU machine); DW_BIN, a dw binary
@@ -47,10 +51,12 @@ STAGES=(
 
 jobs=2
 list=0
+status_only=0
 want=()
 while (($#)); do
   case "$1" in
     --list) list=1; shift ;;
+    --status) status_only=1; shift ;;
     --jobs) jobs="${2:?--jobs wants a number}"; shift 2 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "reproduce: unknown option $1 (try --help)" >&2; exit 2 ;;
@@ -78,15 +84,21 @@ for s in "${STAGES[@]}"; do
   if ((${#want[@]})) && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
   if [[ "$label" == ksweep* ]]; then
     # shellcheck disable=SC2086 # grid and the label's -H are lists of flags
-    sweep=(ksweep -profile "$profile" $grid ${label#ksweep} -train -jobs "$jobs" -resume -save)
+    sweep=(ksweep -profile "$profile" $grid ${label#ksweep} -train -jobs "$jobs" -resume -archive-each -save)
   else
     # shellcheck disable=SC2086
-    sweep=(sweep -profile "$profile" $grid -jobs "$jobs" -resume -save -label "$label")
+    sweep=(sweep -profile "$profile" $grid -jobs "$jobs" -resume -archive-each -save -label "$label")
   fi
   # shellcheck disable=SC2086
   archive=(archive -profile "$profile" $grid)
   if [[ "$list" == 1 ]]; then
     echo "$name: dw ${sweep[*]} && dw ${archive[*]}"
+    continue
+  fi
+  if [[ "$status_only" == 1 ]]; then
+    # shellcheck disable=SC2086
+    plan=$("$dw" sweep -plan -profile "$profile" $grid) || exit $?
+    echo "$name ($profile): ${plan##*$'\n'}"
     continue
   fi
   echo "reproduce: stage $name ($(date -u +%H:%M:%S))"

@@ -21,3 +21,33 @@ func TestArchiveCommand(t *testing.T) {
 		t.Errorf("archiving an unfinished run: %v", err)
 	}
 }
+
+// TestSweepArchiveEach: dw sweep -archive-each leaves each finished run in the archive, read back
+// by dw table over an empty run tree.
+func TestSweepArchiveEach(t *testing.T) {
+	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	grid := []string{"-profile", "quick", "-testbeds", "narma5", "-methods", "full,dw", "-seeds", "2", "-archive", archive, "-cache", cache, "-baselines=false"}
+	out, err := dw(t, append([]string{"sweep", "-runs", runs, "-archive-each"}, grid...)...)
+	if err != nil {
+		t.Fatalf("dw sweep -archive-each: %v\n%s", err, out)
+	}
+	table, err := dw(t, append([]string{"table", "-runs", t.TempDir()}, grid...)...)
+	if err != nil {
+		t.Fatalf("dw table from the archive: %v\n%s", err, table)
+	}
+	for _, row := range []string{"full", "dw"} {
+		if !strings.Contains(table, "| "+row) {
+			t.Errorf("the table from the archive lacks %s:\n%s", row, table)
+		}
+	}
+	// -plan says where each run stands: here, in the archive only, or not started.
+	for _, tc := range []struct{ runs, seeds, want string }{
+		{runs, "2", "2 finished (0 in the archive only), 0 part-way, 0 not started"},
+		{t.TempDir(), "2,3", "2 finished (2 in the archive only), 0 part-way, 2 not started"},
+	} {
+		plan, err := dw(t, "sweep", "-plan", "-profile", "quick", "-testbeds", "narma5", "-methods", "full,dw", "-seeds", tc.seeds, "-runs", tc.runs, "-archive", archive)
+		if err != nil || !strings.Contains(plan, tc.want) {
+			t.Errorf("dw sweep -plan -seeds %s: %v\n%s\nwant %q", tc.seeds, err, plan, tc.want)
+		}
+	}
+}

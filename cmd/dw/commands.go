@@ -394,6 +394,7 @@ func cmdSweep(args []string) error {
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	withBaselines := registerBaselines(fs)
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1)")
+	archiveEach := registerArchiveEach(fs)
 	var sf slurmFlags
 	sf.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -409,25 +410,21 @@ func cmdSweep(args []string) error {
 		return err
 	}
 	if sf.dir != "" {
-		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
+		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-archive-each": *archiveEach, "-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
 	}
 	jobs, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
 		return err
 	}
-	if *plan {
-		total := 0
-		for _, c := range cfgs {
-			n := experiment.PlannedBatches(c)
-			total += n
-			fmt.Fprintf(stdout, "%-40s %6d minibatches of %d windows (K=%d, %d epochs)\n", c.Name(), n, c.Train.BatchSize, c.Train.K, c.Fit.Epochs)
-		}
-		fmt.Fprintf(stdout, "%d runs, %d minibatches at most\n", len(cfgs), total)
-		return nil
-	}
 	opt := rf.options()
+	if *plan {
+		return printPlan(cfgs, opt)
+	}
 	opt.Reporter = kernelext.NewReporter()
 	opt.Jobs = *parallel
+	if *archiveEach {
+		opt.AfterRun = experiment.ArchiveAfterRun(opt)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	opt.Context = ctx
@@ -449,6 +446,38 @@ func cmdSweep(args []string) error {
 		}
 	}
 	return errors.Join(failed, berr)
+}
+
+// printPlan lists a sweep's runs with their planned minibatches and where each stands (finished
+// here or in the archive, part-way, not started), then a summary line.
+func printPlan(cfgs []experiment.RunConfig, opt experiment.Options) error {
+	total, finished, archived, partway := 0, 0, 0, 0
+	for _, c := range cfgs {
+		st, err := experiment.StateOf(c, opt)
+		if err != nil {
+			return err
+		}
+		switch {
+		case st.Finished == experiment.InArchive:
+			finished++
+			archived++
+		case st.Finished != "":
+			finished++
+		case st.Epoch > 0:
+			partway++
+		}
+		n := experiment.PlannedBatches(c)
+		total += n
+		fmt.Fprintf(stdout, "%-40s %6d minibatches of %d windows (K=%d, %d epochs)  %s\n", c.Name(), n, c.Train.BatchSize, c.Train.K, c.Fit.Epochs, st)
+	}
+	fmt.Fprintf(stdout, "%d runs, %d minibatches at most; %d finished (%d in the archive only), %d part-way, %d not started\n",
+		len(cfgs), total, finished, archived, partway, len(cfgs)-finished-partway)
+	return nil
+}
+
+// registerArchiveEach adds the -archive-each flag of sweep and ksweep.
+func registerArchiveEach(fs *flag.FlagSet) *bool {
+	return fs.Bool("archive-each", false, "copy each run's result into the archive (-archive, default <repo>/data/results/runs) as soon as it finishes (ksweep: with its score at H), so a sweep cut short by a session's or job's end keeps every run it finished")
 }
 
 // registerBaselines adds the -baselines flag of sweep and table.

@@ -27,6 +27,7 @@ func cmdKSweep(args []string) error {
 	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
 	trainFirst := fs.Bool("train", false, "train the grid's missing runs first, continuing interrupted ones (Ctrl-C stops at the next minibatch, keeping each run's last epoch); without it only finished runs are scored")
 	parallel := fs.Int("jobs", 1, "with -train: runs trained at once")
+	archiveEach := registerArchiveEach(fs)
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/ksweep-<profile>-<testbed>.md")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -63,6 +64,12 @@ func cmdKSweep(args []string) error {
 		// promises "train (or resume)" without asking for -resume as well.
 		train := opt
 		train.NoArchive, train.Resume, train.Reporter, train.Jobs = true, !rf.force, kernelext.NewReporter(), *parallel
+		// Each run is scored at H as soon as it finishes, while its checkpoint is surely here.
+		var keep func(experiment.Outcome) error
+		if *archiveEach {
+			keep = experiment.ArchiveAfterRun(train)
+		}
+		train.AfterRun = experiment.ScoreAfterRun(*H, *origins, train, keep)
 		if len(jobs) > 0 {
 			ctx, stop := interruptible()
 			defer stop()

@@ -361,6 +361,17 @@ func TestKSweepCommand(t *testing.T) {
 	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
 		t.Errorf("the sweep from the archive wrote %d entries into the empty run tree", len(entries))
 	}
+	// -archive-each archives every run with its score as it finishes: no dw archive needed, and
+	// the same table from the archive alone.
+	runs2, archive2 := t.TempDir(), t.TempDir()
+	trained := []string{"ksweep", "-profile", "quick", "-testbed", "narma5", "-K", "4,6,8", "-H", "12", "-seeds", "0,1", "-runs", runs2, "-archive", archive2, "-cache", cache}
+	if got, err := dw(t, append(trained, "-train", "-archive-each")...); err != nil || got != out {
+		t.Errorf("-train -archive-each: %v\n%s\nvs\n%s", err, got, out)
+	}
+	fromArchive2 := []string{"ksweep", "-profile", "quick", "-testbed", "narma5", "-K", "4,6,8", "-H", "12", "-seeds", "0,1", "-runs", t.TempDir(), "-archive", archive2, "-cache", cache}
+	if got, err := dw(t, fromArchive2...); err != nil || got != out {
+		t.Errorf("from the runs archived each: %v\n%s\nvs\n%s", err, got, out)
+	}
 	if _, err := dw(t, "ksweep", "-profile", "quick", "-K", "4,8", "-H", "12"); err == nil || !strings.Contains(err.Error(), "at least 3") {
 		t.Errorf("two K: %v", err)
 	}

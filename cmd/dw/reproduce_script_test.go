@@ -68,3 +68,37 @@ func TestReproduceScriptArchivesInterruptedStage(t *testing.T) {
 		})
 	}
 }
+
+// TestReproduceScriptStatus: --status asks dw sweep -plan about each chosen stage's grid and
+// prints its summary line under the stage's name, training nothing.
+func TestReproduceScriptStatus(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "reproduce.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	calls, fake := filepath.Join(dir, "calls"), filepath.Join(dir, "dw")
+	body := "#!/bin/sh\necho \"$*\" >> " + calls + "\necho \"paper-cpu/x/full-K32-s0  finished (archive)\"\necho \"1 runs: summary of $4 $6\"\n"
+	if err := os.WriteFile(fake, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bash, script, "--status", "controls", "ksweep-ettm2-standard")
+	cmd.Env = append(os.Environ(), "DW_BIN="+fake)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := "controls (paper-cpu): 1 runs: summary of paper-cpu mackey-glass\n" +
+		"ksweep-ettm2-standard (standard): 1 runs: summary of standard ettm2\n"
+	if string(out) != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	got, _ := os.ReadFile(calls)
+	if !strings.HasPrefix(string(got), "sweep -plan -profile paper-cpu -testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0\n") || strings.Count(string(got), "\n") != 2 {
+		t.Errorf("dw called as:\n%s", got)
+	}
+}

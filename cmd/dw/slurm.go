@@ -92,7 +92,7 @@ func (s *slurmFlags) check(profile string, conflicts map[string]bool) error {
 	if s.stopAfter < 0 {
 		errs = append(errs, fmt.Errorf("-slurm-stop-after %d: must be >= 1 (or 0: train to the end)", s.stopAfter))
 	}
-	for _, f := range []string{"-force", "-jobs", "-plan", "-save"} {
+	for _, f := range []string{"-archive-each", "-force", "-jobs", "-plan", "-save"} {
 		if conflicts[f] {
 			errs = append(errs, fmt.Errorf("-slurm writes a job array and runs nothing here: %s does not apply (the tasks always -resume; collect with dw table, or save with dw sweep -resume -save once they are done)", f))
 		}

@@ -174,6 +174,7 @@ func TestSweepSlurmRefuses(t *testing.T) {
 		{[]string{"-slurm-cpus", "0"}, "-slurm-cpus 0: must be >= 1", true},
 		{[]string{"-slurm-max-running", "-1"}, "-slurm-max-running -1", true},
 		{[]string{"-slurm-stop-after", "-2"}, "-slurm-stop-after -2", true},
+		{[]string{"-archive-each"}, "-archive-each does not apply", true},
 		{[]string{"-force"}, "-force does not apply", true},
 		{[]string{"-jobs", "2"}, "-jobs does not apply", true},
 		{[]string{"-plan"}, "-plan does not apply", true},

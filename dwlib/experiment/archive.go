@@ -138,3 +138,16 @@ func ArchiveRun(cfg RunConfig, opt Options) (string, error) {
 	}
 	return dst, nil
 }
+
+// ArchiveAfterRun is an Options.AfterRun that archives each run of a sweep as it finishes
+// (ArchiveRun with opt), so a sweep cut short by the end of a session or a job's time limit
+// leaves every run it finished in the archive, not only in run directories that may not
+// outlive the machine. A run read back from the archive is already there.
+func ArchiveAfterRun(opt Options) func(Outcome) error {
+	return func(o Outcome) error {
+		if _, err := ArchiveRun(o.Config, opt); err != nil && !errors.Is(err, ErrAlreadyArchived) {
+			return err
+		}
+		return nil
+	}
+}

@@ -447,3 +447,20 @@ func seedList(seeds []uint64) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// ScoreAfterRun is an Options.AfterRun for a horizon sweep's training: it scores each finished
+// run's best checkpoint at H over origins (EvaluateFixedHorizon, cached in the run directory)
+// while the checkpoint is surely there, then calls next (nil: nothing), e.g. ArchiveAfterRun to
+// keep the score with the archived result. Scoring at the end of the sweep instead leaves
+// nothing to archive from a sweep that is cut short.
+func ScoreAfterRun(H, origins int, opt Options, next func(Outcome) error) func(Outcome) error {
+	return func(o Outcome) error {
+		if _, err := EvaluateFixedHorizon(o.Config, H, origins, opt); err != nil {
+			return fmt.Errorf("scoring at H = %d: %w", H, err)
+		}
+		if next == nil {
+			return nil
+		}
+		return next(o)
+	}
+}

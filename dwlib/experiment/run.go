@@ -68,6 +68,11 @@ type Options struct {
 	// *InterruptedError; the checkpoint of the last finished epoch is where Resume continues.
 	// nil: never.
 	Context context.Context
+	// AfterRun, when set, is called by Sweep in a run's worker after each run that ends with a
+	// result (trained, resumed or read back), before that worker starts another run. Its error
+	// becomes the run's Outcome.Err; the Result is kept. It is how a sweep keeps each finished
+	// run safe at once (ArchiveAfterRun), rather than at the end of a sweep that may never end.
+	AfterRun func(Outcome) error
 }
 
 // validate refuses contradictory options.

@@ -238,6 +238,11 @@ func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]
 				ro.Reporter = inner
 				r, err := Run(cfgs[i], ro)
 				out[i] = Outcome{Job: jobs[i], Config: cfgs[i], Result: r, Err: err}
+				if err == nil && r != nil && opt.AfterRun != nil {
+					if aerr := opt.AfterRun(out[i]); aerr != nil {
+						out[i].Err = fmt.Errorf("%s finished, but after the run: %w", cfgs[i].Name(), aerr)
+					}
+				}
 				if rest := inner.cost - inner.reported; rest > 0 && err == nil {
 					rep.Step(rest, inner.prefix+"done")
 				}
