@@ -19,10 +19,13 @@ import (
 //     over the unit's origins, and units are weighted equally.
 //
 // If f also implements BatchForecaster, ForecastBatch is called with the
-// windows of one unit at a time (in chunks of MaxBatch() windows if f
-// implements BatchSizer); otherwise Forecast is called once per origin.
-// Each forecast is scored as soon as it is returned and then dropped, so
-// memory is bounded by one call's output, whatever the number of units.
+// windows of one unit at a time or, if f implements BatchSizer, with calls of
+// MaxBatch() windows packed across consecutive units (the last call may be
+// shorter); otherwise Forecast is called once per origin. Forecasts are scored
+// in unit and origin order whatever the calls, so the result does not depend
+// on MaxBatch. Each forecast is scored as soon as it is returned and then
+// dropped, so memory is bounded by one call's output, whatever the number of
+// units.
 //
 // Errors name the unit index, the absolute origin and, for numerical
 // failures, the 1-based step h: NaN or Inf predictions, a forecast of the
@@ -79,6 +82,13 @@ func evaluate(f Forecaster, bf BatchForecaster, units []Unit, history, H, maxOri
 	if bs, ok := bf.(BatchSizer); ok && bs.MaxBatch() > 0 {
 		chunk = bs.MaxBatch()
 	}
+	// With a bound, windows of consecutive units share calls (packed): every call but the last
+	// is full. A forecaster that pads each call to its bound (train.Predictor compiles one graph
+	// per size) would otherwise compute MaxBatch windows for a unit of fewer origins.
+	var pk *packer
+	if bf != nil && chunk > 0 {
+		pk = &packer{bf: bf, H: H, size: chunk, units: units, score: score, acc: acc}
+	}
 
 	for u, unit := range units {
 		if unit.Drive != nil && len(unit.Drive) != len(unit.X) {
@@ -99,7 +109,15 @@ func evaluate(f Forecaster, bf BatchForecaster, units []Unit, history, H, maxOri
 			}
 		}
 
-		if bf == nil {
+		switch {
+		case pk != nil:
+			for i, o := range origins {
+				if err := pk.add(ws[i], u, o, i == len(origins)-1); err != nil {
+					return Result{}, err
+				}
+			}
+			continue // the packer closes the unit once its last origin is scored
+		case bf == nil:
 			for i, o := range origins {
 				pred, err := f.Forecast(ws[i], H)
 				if err != nil {
@@ -109,31 +127,28 @@ func evaluate(f Forecaster, bf BatchForecaster, units []Unit, history, H, maxOri
 					return Result{}, err
 				}
 			}
-		} else {
-			step := chunk
-			if step == 0 {
-				step = len(ws)
+		default:
+			preds, err := bf.ForecastBatch(ws, H)
+			if err != nil {
+				return Result{}, fmt.Errorf("eval.Evaluate: unit %d, origins %v: forecaster: %w", u, origins, err)
 			}
-			for start := 0; start < len(ws); start += step {
-				end := min(start+step, len(ws))
-				preds, err := bf.ForecastBatch(ws[start:end], H)
-				if err != nil {
-					return Result{}, fmt.Errorf("eval.Evaluate: unit %d, origins %v: forecaster: %w",
-						u, origins[start:end], err)
-				}
-				if len(preds) != end-start {
-					return Result{}, fmt.Errorf("eval.Evaluate: unit %d: forecaster returned %d forecasts for %d origins",
-						u, len(preds), end-start)
-				}
-				for i, pred := range preds {
-					if err := score(u, origins[start+i], pred, unit.X); err != nil {
-						return Result{}, err
-					}
+			if len(preds) != len(ws) {
+				return Result{}, fmt.Errorf("eval.Evaluate: unit %d: forecaster returned %d forecasts for %d origins",
+					u, len(preds), len(ws))
+			}
+			for i, pred := range preds {
+				if err := score(u, origins[i], pred, unit.X); err != nil {
+					return Result{}, err
 				}
 			}
 		}
 		if err := acc.endUnit(); err != nil { // unreachable: Origins returns >= 1 origin
 			return Result{}, fmt.Errorf("eval.Evaluate: unit %d: %w", u, err)
+		}
+	}
+	if pk != nil {
+		if err := pk.flush(); err != nil {
+			return Result{}, err
 		}
 	}
 	r := acc.result()

@@ -138,15 +138,65 @@ func TestEvaluateUsesBatch(t *testing.T) {
 	}
 	checkClose(t, "EvaluateBatch RelL2", r2.RelL2, r.RelL2, 0)
 
-	// MaxBatch 2 splits unit 0's three origins into calls of 2 and 1.
+	// MaxBatch 2 packs the four origins (three of unit 0, one of unit 1) into two full calls.
 	chunked := &batchPersistence{maxBatch: 2}
 	r3, err := Evaluate(chunked, persistenceUnits(), 2, 2, MaxOrigins)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkClose(t, "chunked RelL2", r3.RelL2, r.RelL2, 0)
-	if !slices.Equal(chunked.sizes, []int{2, 1, 1}) {
-		t.Errorf("chunked batch sizes %v, want [2 1 1]", chunked.sizes)
+	if !slices.Equal(chunked.sizes, []int{2, 2}) {
+		t.Errorf("chunked batch sizes %v, want [2 2]", chunked.sizes)
+	}
+}
+
+// TestEvaluatePacksAcrossUnits: with a MaxBatch, calls are filled from consecutive units (every
+// call full but the last), and the result is the same to the bit whatever the bound, as with
+// one call per unit: units of 3, 1, 6 and 2 origins.
+func TestEvaluatePacksAcrossUnits(t *testing.T) {
+	units := []Unit{{X: ramp(6)}, {X: [][]float64{{2}, {2}, {2}, {2}}}, {X: ramp(9)}, {X: ramp(5)}}
+	want, err := Evaluate(&batchPersistence{}, units, 2, 2, MaxOrigins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		max   int
+		sizes []int
+	}{
+		{1, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{2, []int{2, 2, 2, 2, 2, 2}},
+		{5, []int{5, 5, 2}},
+		{11, []int{11, 1}},
+		{64, []int{12}},
+	} {
+		b := &batchPersistence{maxBatch: tc.max}
+		got, err := Evaluate(b, units, 2, 2, MaxOrigins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(b.sizes, tc.sizes) {
+			t.Errorf("MaxBatch %d: call sizes %v, want %v", tc.max, b.sizes, tc.sizes)
+		}
+		if got.RelL2 != want.RelL2 || !slices.Equal(got.PerHorizon, want.PerHorizon) || !slices.Equal(got.PerUnit, want.PerUnit) ||
+			!slices.Equal(got.NumOrigins, want.NumOrigins) {
+			t.Errorf("MaxBatch %d: %+v, want %+v", tc.max, got, want)
+		}
+	}
+}
+
+// sizedFailing fails every call, with a bound.
+type sizedFailing struct{ failingBatch }
+
+func (sizedFailing) MaxBatch() int { return 2 }
+
+// TestEvaluatePackedErrorsNameUnits: a failing packed call names each unit with its origins.
+func TestEvaluatePackedErrorsNameUnits(t *testing.T) {
+	boom := errors.New("boom")
+	units := []Unit{{X: ramp(3)}, {X: ramp(4)}}
+	_, err := EvaluateBatch(sizedFailing{failingBatch{boom}}, units, 2, 1, MaxOrigins)
+	checkErrContains(t, err, "unit 0, origins [2]; unit 1, origins [2]", "boom")
+	if !errors.Is(err, boom) {
+		t.Errorf("error %v does not wrap %v", err, boom)
 	}
 }
 

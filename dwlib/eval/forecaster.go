@@ -52,8 +52,9 @@ type Forecaster interface {
 
 // BatchForecaster is the batched variant of Forecaster, for models that
 // roll out many origins at once (e.g. on an accelerator). ForecastBatch
-// receives the windows of one unit, in origin order (all of them, or chunks
-// of at most MaxBatch() if the forecaster is a BatchSizer), and returns one
+// receives the windows of one unit, in origin order, or, if the forecaster is
+// a BatchSizer, calls of MaxBatch() windows filled from consecutive units in
+// unit and origin order (the last call may be shorter), and returns one
 // H-step forecast per window, in the same order and with the same contract
 // as Forecaster.Forecast. Windows of a batch share H and the state
 // dimension, so they can be stacked into one tensor.
@@ -63,7 +64,9 @@ type BatchForecaster interface {
 
 // BatchSizer is optionally implemented by a BatchForecaster to bound the
 // number of windows per ForecastBatch call (e.g. by accelerator memory for
-// large states). MaxBatch() <= 0 means no bound: one call per unit.
+// large states). Evaluate fills every call but the last, across units, so a
+// forecaster that pads each call to its bound wastes nothing on units with
+// fewer origins. MaxBatch() <= 0 means no bound: one call per unit.
 type BatchSizer interface {
 	MaxBatch() int
 }

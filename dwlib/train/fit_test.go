@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,5 +327,50 @@ func TestInspect(t *testing.T) {
 	}
 	if !strings.Contains(string(info.Fingerprint), `"method":"dw"`) {
 		t.Errorf("fingerprint %s does not name the method", info.Fingerprint)
+	}
+}
+
+// perUnit is the evaluation before packing: a BatchForecaster without a bound, so
+// eval.Evaluate hands it one unit at a time, which it splits into chunks of the Predictor's
+// bound, each padded to that bound.
+type perUnit struct{ p *Predictor }
+
+func (u perUnit) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error) {
+	var out [][][]float64
+	for start := 0; start < len(ws); start += u.p.MaxBatch() {
+		preds, err := u.p.ForecastBatch(ws[start:min(start+u.p.MaxBatch(), len(ws))], H)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, preds...)
+	}
+	return out, nil
+}
+
+// TestPackedEvaluationIsPerUnit: windows packed across units (eval.Evaluate with the Predictor's
+// bound) score exactly as the per-unit calls did, to the bit: a window's forecast does not
+// depend on the other windows of its call. Units of 5 and 13 origins against a bound of 8.
+func TestPackedEvaluationIsPerUnit(t *testing.T) {
+	f, err := model.New(fitModel) // float32, as every run
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := Units(waveUnits(3, 40, 4), fitModel.BurnIn)
+	p, err := NewPredictor(backend.MustShared(), f, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, origins := range []int{5, 13} {
+		packed, err := eval.EvaluateBatch(p, units, fitModel.Window, 6, origins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unpacked, err := eval.EvaluateBatch(perUnit{p}, units, fitModel.Window, 6, origins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if packed.RelL2 != unpacked.RelL2 || !slices.Equal(packed.PerHorizon, unpacked.PerHorizon) {
+			t.Errorf("%d origins per unit: packed %v, per unit %v", origins, packed.RelL2, unpacked.RelL2)
+		}
 	}
 }
