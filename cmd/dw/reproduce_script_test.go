@@ -15,14 +15,7 @@ import (
 // -stop-after) is archived too, even though archive then fails on its unfinished runs, and the
 // script stops there with dw's status.
 func TestReproduceScriptArchivesInterruptedStage(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found")
-	}
-	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "reproduce.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bash, script := reproduceScript(t)
 	for _, tc := range []struct {
 		sweepStatus string
 		wantStatus  int
@@ -72,14 +65,7 @@ func TestReproduceScriptArchivesInterruptedStage(t *testing.T) {
 // TestReproduceScriptStatus: --status asks dw sweep -plan about each chosen stage's grid and
 // prints its summary line under the stage's name, training nothing.
 func TestReproduceScriptStatus(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not found")
-	}
-	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "reproduce.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bash, script := reproduceScript(t)
 	dir := t.TempDir()
 	calls, fake := filepath.Join(dir, "calls"), filepath.Join(dir, "dw")
 	body := "#!/bin/sh\necho \"$*\" >> " + calls + "\necho \"paper-cpu/x/full-K32-s0  finished (archive)\"\necho \"1 runs: summary of $4 $6\"\n"
@@ -101,4 +87,19 @@ func TestReproduceScriptStatus(t *testing.T) {
 	if !strings.HasPrefix(string(got), "sweep -plan -profile paper-cpu -testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0\n") || strings.Count(string(got), "\n") != 2 {
 		t.Errorf("dw called as:\n%s", got)
 	}
+}
+
+// reproduceScript returns bash and the absolute path of scripts/reproduce.sh (skipping the test
+// without bash).
+func reproduceScript(t *testing.T) (bash, script string) {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	script, err = filepath.Abs(filepath.Join("..", "..", "scripts", "reproduce.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bash, script
 }
