@@ -26,7 +26,10 @@ type Spec struct {
 	Layers   int // L, routed residual merges per step
 	Window   int // observed steps before each origin (default 16; a stateless cell reads the last)
 	BurnIn   int // leading steps of each unit never used (default 32)
-	DType    dtypes.DType
+	// HiddenDim is the width of a RecurrentCell's hidden state (FromRecurrentCell; at least 1);
+	// 0 for a stateless Cell (FromCell).
+	HiddenDim int
+	DType     dtypes.DType
 	// Seed seeds the GoMLX initialisers (the store's random generator) when FromCell creates the
 	// cell's variables, so the same Seed gives the same initial parameters.
 	Seed uint64
@@ -54,7 +57,7 @@ func (s Spec) Validate() error {
 	for _, f := range []struct {
 		name   string
 		v, min int
-	}{{"StateDim", s.StateDim, 1}, {"DriveDim", s.DriveDim, 0}, {"Layers", s.Layers, 1}, {"Window", s.Window, 1}, {"BurnIn", s.BurnIn, 0}} {
+	}{{"StateDim", s.StateDim, 1}, {"DriveDim", s.DriveDim, 0}, {"Layers", s.Layers, 1}, {"Window", s.Window, 1}, {"BurnIn", s.BurnIn, 0}, {"HiddenDim", s.HiddenDim, 0}} {
 		if f.v < f.min {
 			return fmt.Errorf("model: Spec.%s = %d, must be >= %d", f.name, f.v, f.min)
 		}
@@ -97,26 +100,72 @@ func (f CellFunc) Step(scope *mlmodel.Scope, x, d *Node, merge Merge) *Node {
 	return f(scope, x, d, merge)
 }
 
+// RecurrentCell is one step of a user's own recurrent forecaster: besides the forecast state x
+// [N, D] it carries a hidden state h [N, Spec.HiddenDim] from step to step (a GRU's or an SSM's
+// memory), zero before the first observed step. Step returns the next state and the next hidden
+// state; merges, scope and drive are as for Cell.
+//
+// In a rollout the Window−1 observed states before the origin are consumed teacher-forced (plain
+// merges, predictions discarded) to build h, as the paper's Mamba does; DetachContext stops the
+// gradient through that h, TruncateEvery (TBPTT) through x and h, and JReg's perturbed steps
+// start from the current h without advancing it.
+type RecurrentCell interface {
+	Step(scope *mlmodel.Scope, x, h, d *Node, merge Merge) (next, hNext *Node)
+}
+
+// RecurrentCellFunc is a function used as a RecurrentCell.
+type RecurrentCellFunc func(scope *mlmodel.Scope, x, h, d *Node, merge Merge) (next, hNext *Node)
+
+// Step implements RecurrentCell.
+func (f RecurrentCellFunc) Step(scope *mlmodel.Scope, x, h, d *Node, merge Merge) (*Node, *Node) {
+	return f(scope, x, h, d, merge)
+}
+
+// stepFunc is either kind of cell: a stateless one takes and returns a nil h.
+type stepFunc func(scope *mlmodel.Scope, x, h, d *Node, merge Merge) (next, hNext *Node)
+
 // Custom is a forecaster built from a user's Cell: it implements what dwlib/train needs (Store,
 // NumLayers, Spec, Rollout with every RolloutOptions), so a user's GoMLX step trains with every
 // method, is evaluated and checkpointed like a Forecaster.
 type Custom struct {
 	spec  Spec
-	cell  Cell
+	cell  stepFunc
 	store *mlmodel.Store
 }
 
-// FromCell builds a Custom model: it checks spec, runs the cell once on a batch of one to create
-// and initialise its variables under ModelScope (GoMLX initialisers seeded by spec.Seed), and
-// checks that the step builds each of the spec.Layers merges exactly once and returns a state of
-// the input's shape.
-func FromCell(bk compute.Backend, spec Spec, cell Cell) (c *Custom, err error) {
+// FromCell builds a Custom model from a stateless Cell: it checks spec, runs the cell once on a
+// batch of one to create and initialise its variables under ModelScope (GoMLX initialisers seeded
+// by spec.Seed), and checks that the step builds each of the spec.Layers merges exactly once and
+// returns a state of the input's shape.
+func FromCell(bk compute.Backend, spec Spec, cell Cell) (*Custom, error) {
+	if cell == nil {
+		return nil, errors.New("model: FromCell: nil cell")
+	}
+	if spec.HiddenDim != 0 {
+		return nil, fmt.Errorf("model: FromCell: Spec.HiddenDim = %d, but a Cell has no hidden state (use FromRecurrentCell)", spec.HiddenDim)
+	}
+	return newCustom(bk, spec, func(scope *mlmodel.Scope, x, _, d *Node, merge Merge) (*Node, *Node) {
+		return cell.Step(scope, x, d, merge), nil
+	})
+}
+
+// FromRecurrentCell builds a Custom model from a RecurrentCell, with the checks of FromCell and
+// one more: the cell returns a hidden state of the shape it was given, [N, spec.HiddenDim].
+func FromRecurrentCell(bk compute.Backend, spec Spec, cell RecurrentCell) (*Custom, error) {
+	if cell == nil {
+		return nil, errors.New("model: FromRecurrentCell: nil cell")
+	}
+	if spec.HiddenDim < 1 {
+		return nil, fmt.Errorf("model: FromRecurrentCell: Spec.HiddenDim = %d, must be >= 1 (the hidden state's width)", spec.HiddenDim)
+	}
+	return newCustom(bk, spec, cell.Step)
+}
+
+// newCustom checks spec, creates the cell's variables by running it once and checks what it built.
+func newCustom(bk compute.Backend, spec Spec, cell stepFunc) (c *Custom, err error) {
 	spec = spec.Defaults()
 	if err := spec.Validate(); err != nil {
 		return nil, err
-	}
-	if cell == nil {
-		return nil, errors.New("model: FromCell: nil cell")
 	}
 	c = &Custom{spec: spec, cell: cell, store: mlmodel.NewStore()}
 	if err := c.store.SetRNGStateFromSeed(int64(spec.Seed)); err != nil {
@@ -124,8 +173,12 @@ func FromCell(bk compute.Backend, spec Spec, cell Cell) (c *Custom, err error) {
 	}
 	exec, err := mlmodel.NewExec(bk, c.store, func(scope *mlmodel.Scope, in []*Node) *Node {
 		var d *Node
-		if len(in) > 1 {
+		if spec.DriveDim > 0 {
 			d = in[1]
+		}
+		var h *Node
+		if spec.HiddenDim > 0 {
+			h = Zeros(in[0].Graph(), shapes.Make(spec.DType, 1, spec.HiddenDim))
 		}
 		built := make([]int, spec.Layers)
 		merge := func(l int, x *Node, F func(*Node) *Node) *Node {
@@ -135,7 +188,7 @@ func FromCell(bk compute.Backend, spec Spec, cell Cell) (c *Custom, err error) {
 			built[l]++
 			return Add(x, F(x))
 		}
-		y := cell.Step(c.scope(), in[0], d, merge)
+		y, hNext := cell(c.scope(), in[0], h, d, merge)
 		for l, n := range built {
 			if n != 1 {
 				panic(fmt.Errorf("model: cell %q built merge %d %d times in one step, want once (Spec.Layers = %d)", spec.Name, l, n, spec.Layers))
@@ -144,10 +197,13 @@ func FromCell(bk compute.Backend, spec Spec, cell Cell) (c *Custom, err error) {
 		if y == nil || !y.Shape().Equal(in[0].Shape()) {
 			panic(fmt.Errorf("model: cell %q returned %v from a state of shape %s", spec.Name, shapeOf(y), in[0].Shape()))
 		}
+		if h != nil && (hNext == nil || !hNext.Shape().Equal(h.Shape())) {
+			panic(fmt.Errorf("model: cell %q returned a hidden state %v from one of shape %s (Spec.HiddenDim = %d)", spec.Name, shapeOf(hNext), h.Shape(), spec.HiddenDim))
+		}
 		return y
 	})
 	if err != nil {
-		return nil, fmt.Errorf("model: FromCell: %w", err)
+		return nil, fmt.Errorf("model: building cell %q: %w", spec.Name, err)
 	}
 	args := []any{tensors.FromShape(shapes.Make(spec.DType, 1, spec.StateDim))}
 	if spec.DriveDim > 0 {
@@ -155,7 +211,7 @@ func FromCell(bk compute.Backend, spec Spec, cell Cell) (c *Custom, err error) {
 	}
 	outs, err := exec.Call(args...)
 	if err != nil {
-		return nil, fmt.Errorf("model: FromCell: running cell %q once: %w", spec.Name, err)
+		return nil, fmt.Errorf("model: building cell %q: running it once: %w", spec.Name, err)
 	}
 	for _, o := range outs {
 		o.FinalizeAll()
@@ -213,27 +269,46 @@ func (c *Custom) NumParameters() int {
 
 // String describes the model.
 func (c *Custom) String() string {
+	if c.spec.HiddenDim > 0 {
+		return fmt.Sprintf("%s (L=%d, D=%d, J=%d, hidden %d, %d parameters)", c.spec.Name, c.spec.Layers, c.spec.StateDim, c.spec.DriveDim, c.spec.HiddenDim, c.NumParameters())
+	}
 	return fmt.Sprintf("%s (L=%d, D=%d, J=%d, %d parameters)", c.spec.Name, c.spec.Layers, c.spec.StateDim, c.spec.DriveDim, c.NumParameters())
 }
 
-// step applies the cell once; k < 0 or a nil router means plain merges.
-func (c *Custom) step(router *route.Router, k int, x, d *Node) *Node {
+// step applies the cell once from x and the hidden state h (nil for a stateless cell); k < 0 or
+// a nil router means plain merges.
+func (c *Custom) step(router *route.Router, k int, x, h, d *Node) (*Node, *Node) {
 	merge := func(l int, z *Node, F func(*Node) *Node) *Node {
 		if router != nil && k >= 0 {
 			return router.Block(k, l, z, F)
 		}
 		return Add(z, F(z))
 	}
-	return c.cell.Step(c.scope(), x, d, merge)
+	return c.cell(c.scope(), x, h, d, merge)
 }
 
-// Step applies the cell once with every merge plain (the map JReg regularises).
-func (c *Custom) Step(x, d *Node) *Node { return c.step(nil, -1, x, d) }
+// initHidden is the hidden state before the first step for a batch of n (nil when stateless).
+func (c *Custom) initHidden(g *Graph, n int) *Node {
+	if c.spec.HiddenDim == 0 {
+		return nil
+	}
+	return Zeros(g, shapes.Make(c.spec.DType, n, c.spec.HiddenDim))
+}
+
+// Step applies the cell once with every merge plain (the map JReg regularises), from a zero
+// hidden state.
+func (c *Custom) Step(x, d *Node) *Node {
+	y, _ := c.step(nil, -1, x, c.initHidden(x.Graph(), x.Shape().Dimensions[0]), d)
+	return y
+}
 
 // Rollout builds a K-step closed-loop rollout from the last History state, as Forecaster.Rollout:
-// rollout step k uses the gains (k, ℓ) of router (plain merges if router is nil). The cell is
-// stateless, so the context before the origin is not run and DetachContext changes nothing;
-// TruncateEvery stops the gradient through the fed-back state; JacobianDirection adds the JReg norms.
+// rollout step k uses the gains (k, ℓ) of router (plain merges if router is nil). A recurrent
+// cell first consumes the Window−1 states before the origin with plain merges to build its hidden
+// state (DetachContext stops the gradient through it); a stateless cell does not run the context,
+// so DetachContext changes nothing for it. TruncateEvery stops the gradient through the fed-back
+// state and the hidden state; JacobianDirection adds the JReg norms, from the current hidden
+// state (detached for JacobianAuthors), which the perturbed steps do not advance.
 func (c *Custom) Rollout(router *route.Router, in Inputs, K int, opts RolloutOptions) Rollout {
 	if router != nil && (router.K < K || router.L != c.spec.Layers) {
 		panic(fmt.Errorf("model: router covers K=%d, L=%d but the rollout needs K=%d, L=%d", router.K, router.L, K, c.spec.Layers))
@@ -246,22 +321,44 @@ func (c *Custom) Rollout(router *route.Router, in Inputs, K int, opts RolloutOpt
 		}
 		return Reshape(Slice(in.Drive, AxisRange(), AxisElem(t), AxisRange()), n, c.spec.DriveDim)
 	}
-	x := Reshape(Slice(hist, AxisRange(), AxisElem(window-1), AxisRange()), n, c.spec.StateDim)
+	stateAt := func(t int) *Node {
+		return Reshape(Slice(hist, AxisRange(), AxisElem(t), AxisRange()), n, c.spec.StateDim)
+	}
+	h := c.initHidden(hist.Graph(), n)
+	if h != nil {
+		for t := 0; t < window-1; t++ {
+			_, h = c.step(nil, -1, stateAt(t), h, driveAt(t))
+		}
+		if opts.DetachContext {
+			h = StopGradient(h)
+		}
+	}
+	stop := func(n *Node) *Node {
+		if n == nil {
+			return nil
+		}
+		return StopGradient(n)
+	}
+	x := stateAt(window - 1)
 	var out Rollout
 	for k := range K {
 		if s := opts.TruncateEvery; s > 0 && k > 0 && k%s == 0 {
-			x = StopGradient(x)
+			x, h = StopGradient(x), stop(h)
 		}
 		d := driveAt(window - 1 + k)
 		if u := opts.JacobianDirection; u != nil && (k == 0 || !opts.JacobianAuthors) {
-			plain := func(x *Node) *Node { return c.step(nil, -1, x, d) }
+			hj := h
+			if opts.JacobianAuthors {
+				hj = stop(h)
+			}
+			plain := func(x *Node) *Node { y, _ := c.step(nil, -1, x, hj, d); return y }
 			if opts.JacobianAuthors {
 				out.JacobianNorms = append(out.JacobianNorms, jacobianGainCentralOf(plain, x, u, opts.JacobianEps))
 			} else {
 				out.JacobianNorms = append(out.JacobianNorms, jacobianNormOf(plain, x, u, opts.JacobianEps))
 			}
 		}
-		x = c.step(router, k, x, d)
+		x, h = c.step(router, k, x, h, d)
 		out.Preds = append(out.Preds, x)
 	}
 	return out

@@ -1,9 +1,11 @@
 package train
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -40,13 +42,46 @@ func customModel(t *testing.T, spec model.Spec, hidden int) *model.Custom {
 	return c
 }
 
-// TestCustomCellEveryMethod trains a user-defined cell with every method: the loss stays finite,
-// full BPTT lowers it, and Internal-DW calibrates.
+// userGRU is a user's recurrent cell: a GRU-style hidden state read in beside x before L merges.
+func userGRU(hidden, L int) model.RecurrentCell {
+	return model.RecurrentCellFunc(func(scope *mlmodel.Scope, x, h, d *Node, merge model.Merge) (*Node, *Node) {
+		xh := Concatenate([]*Node{x, h}, -1)
+		gate := Logistic(layers.DenseWithBias(scope.In("gate"), xh, h.Shape().Dimensions[1]))
+		hNext := Add(Mul(gate, h), Mul(OneMinus(gate), Tanh(layers.DenseWithBias(scope.In("cand"), xh, h.Shape().Dimensions[1]))))
+		z := layers.DenseWithBias(scope.In("read_in"), Concatenate([]*Node{x, hNext}, -1), hidden)
+		for l := range L {
+			b := scope.In("block%d", l)
+			z = merge(l, z, func(v *Node) *Node {
+				return layers.Dense(b.In("out"), Tanh(layers.DenseWithBias(b.In("up"), v, 2*hidden)), false, hidden)
+			})
+		}
+		return Add(x, MulScalar(layers.DenseWithBias(scope.In("read_out"), z, x.Shape().Dimensions[1]), 0.1)), hNext
+	})
+}
+
+// TestCustomCellEveryMethod trains a user-defined cell, stateless and recurrent, with every
+// method: the loss stays finite, full BPTT lowers it, and Internal-DW calibrates.
 func TestCustomCellEveryMethod(t *testing.T) {
+	t.Run("stateless", func(t *testing.T) {
+		trainEveryMethod(t, func() Model { return customModel(t, model.Spec{StateDim: 3, Layers: 2, Window: 3, Seed: 1}, 8) })
+	})
+	t.Run("recurrent", func(t *testing.T) {
+		trainEveryMethod(t, func() Model {
+			c, err := model.FromRecurrentCell(backend.MustShared(), model.Spec{StateDim: 3, Layers: 2, Window: 3, HiddenDim: 4, Seed: 1}, userGRU(8, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		})
+	})
+}
+
+// trainEveryMethod takes ten steps with every method on a fresh model from newModel.
+func trainEveryMethod(t *testing.T, newModel func() Model) {
 	batch := benchBatch(4, 3, 4, 3, 9)
 	for _, method := range Methods {
 		t.Run(method, func(t *testing.T) {
-			c := customModel(t, model.Spec{StateDim: 3, Layers: 2, Window: 3, Seed: 1}, 8)
+			c := newModel()
 			cfg := Config{Method: method, K: 4, BatchSize: 4, LR: 3e-3, Segment: 2, Warmup: 1, Period: 2, Seed: 3}
 			tr, err := NewTrainer(backend.MustShared(), c, cfg)
 			if err != nil {
@@ -244,5 +279,56 @@ func TestCustomCheckpoints(t *testing.T) {
 	renamed.Name = "other"
 	if err := LoadModel(best, customModel(t, renamed, 6), "meta"); !errors.As(err, &ie) {
 		t.Errorf("LoadModel into another model name: %v, want an *IdentityError", err)
+	}
+}
+
+// TestRecurrentCustomResumes: a recurrent cell's session, saved after one epoch and loaded into
+// a fresh model, trains its second epoch exactly as the uninterrupted one; its identity names the
+// hidden width, and a stateless cell's identity has no such field (its checkpoints stay valid).
+func TestRecurrentCustomResumes(t *testing.T) {
+	spec := model.Spec{Name: "user-gru", StateDim: 2, Layers: 2, Window: 3, BurnIn: 2, HiddenDim: 3, Seed: 4}
+	tc := fitTrain
+	tc.Method = "dw"
+	session := func() *Session {
+		c, err := model.FromRecurrentCell(backend.MustShared(), spec, userGRU(6, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSession(backend.MustShared(), c, tc, fitFit, waveUnits(3, 30, 1), waveUnits(2, 30, 2), "meta")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := session()
+	if _, err := a.RunEpoch(nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "session.ckpt")
+	if err := a.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b := session()
+	if err := b.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	ra, err := a.RunEpoch(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.RunEpoch(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.ValLoss != rb.ValLoss || ra.TrainLoss != rb.TrainLoss || maxAbsDiff(ra.Gains, rb.Gains) != 0 {
+		t.Errorf("resumed epoch 2 differs: %+v vs %+v", ra, rb)
+	}
+	id, err := json.Marshal(modelIdentityOf(a.f))
+	if err != nil || !strings.Contains(string(id), `"HiddenDim":3`) {
+		t.Errorf("recurrent identity %s (%v) lacks the hidden width", id, err)
+	}
+	stateless, err := json.Marshal(modelIdentityOf(customModel(t, model.Spec{StateDim: 2, Layers: 2, Window: 3}, 6)))
+	if err != nil || strings.Contains(string(stateless), "HiddenDim") {
+		t.Errorf("stateless identity %s (%v) names a hidden width", stateless, err)
 	}
 }

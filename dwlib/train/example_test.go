@@ -72,3 +72,42 @@ func Example_ownModel() {
 	// validation loss decreased: true
 	// calibrations: 5
 }
+
+// Example_ownRecurrentModel trains a user-defined recurrent cell with Internal-DW: a GRU-style
+// hidden state h [N, 8] is carried from step to step (zero before the first observed step, built
+// by the Window−1 context states), and only the residual merges are routed.
+func Example_ownRecurrentModel() {
+	cell := model.RecurrentCellFunc(func(scope *mlmodel.Scope, x, h, d *Node, merge model.Merge) (*Node, *Node) {
+		xh := Concatenate([]*Node{x, h}, -1)
+		gate := Logistic(layers.DenseWithBias(scope.In("gate"), xh, 8))
+		hNext := Add(Mul(gate, h), Mul(OneMinus(gate), Tanh(layers.DenseWithBias(scope.In("cand"), xh, 8))))
+		z := layers.DenseWithBias(scope.In("read_in"), Concatenate([]*Node{x, hNext}, -1), 16)
+		for l := range 2 {
+			b := scope.In("block%d", l)
+			z = merge(l, z, func(v *Node) *Node {
+				return layers.Dense(b.In("out"), Tanh(layers.DenseWithBias(b.In("up"), v, 32)), false, 16)
+			})
+		}
+		return Add(x, MulScalar(layers.DenseWithBias(scope.In("read_out"), z, 2), 0.1)), hNext
+	})
+
+	bk := backend.MustShared()
+	m, err := model.FromRecurrentCell(bk, model.Spec{Name: "my-gru", StateDim: 2, Layers: 2, Window: 6, BurnIn: 4, HiddenDim: 8, Seed: 1}, cell)
+	if err != nil {
+		panic(err)
+	}
+	cfg := train.Config{Method: "dw", K: 8, BatchSize: 8, LR: 3e-3, Warmup: 2, Period: 2, Seed: 1}
+	s, err := train.NewSession(bk, m, cfg, train.FitConfig{Epochs: 3, StartsPerUnit: 8, Seed: 1}, waves(4, 60, 0), waves(2, 60, 0.5), nil)
+	if err != nil {
+		panic(err)
+	}
+	if err := s.Fit(nil, nil); err != nil {
+		panic(err)
+	}
+	h := s.History()
+	fmt.Println(m)
+	fmt.Println("validation loss decreased:", h[len(h)-1].ValLoss < h[0].ValLoss)
+	// Output:
+	// my-gru (L=2, D=2, J=0, hidden 8, 2498 parameters)
+	// validation loss decreased: true
+}

@@ -37,6 +37,7 @@ type customJSON struct {
 	StateDim, DriveDim, Layers, Window, BurnIn int
 	DType                                      string
 	Seed                                       uint64
+	HiddenDim                                  int      `json:",omitempty"` // a recurrent cell's; absent for a stateless one, as before
 	Variables                                  []string // "path dtype[dims]" under ModelScope, in store order
 }
 
@@ -48,7 +49,7 @@ func modelIdentityOf(m Model) any {
 	}
 	s := m.Spec()
 	id := customJSON{Custom: s.Name, StateDim: s.StateDim, DriveDim: s.DriveDim, Layers: m.NumLayers(), Window: s.Window,
-		BurnIn: s.BurnIn, DType: s.DType.String(), Seed: s.Seed}
+		BurnIn: s.BurnIn, DType: s.DType.String(), Seed: s.Seed, HiddenDim: s.HiddenDim}
 	for v := range m.Store().IterVariables() {
 		if inScope(v.Scope(), ModelScope) {
 			id.Variables = append(id.Variables, fmt.Sprintf("%s %s%v", v.Path(), v.Shape().DType, v.Shape().Dimensions))
