@@ -233,34 +233,11 @@ func TestCustomCheckpoints(t *testing.T) {
 		return s
 	}
 	dir := t.TempDir()
-	a := session(customModel(t, spec, 6))
-	if _, err := a.RunEpoch(nil); err != nil {
-		t.Fatal(err)
-	}
 	path, best := filepath.Join(dir, "session.ckpt"), filepath.Join(dir, "best.ckpt")
-	if err := a.Save(path); err != nil {
-		t.Fatal(err)
-	}
+	a := session(customModel(t, spec, 6))
+	resumedEpochMatches(t, a, session(customModel(t, spec, 6)), path)
 	if err := a.SaveModel(best); err != nil {
 		t.Fatal(err)
-	}
-	b := session(customModel(t, spec, 6))
-	if err := b.Load(path); err != nil {
-		t.Fatal(err)
-	}
-	ra, err := a.RunEpoch(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := b.RunEpoch(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ra.ValLoss != rb.ValLoss || ra.TrainLoss != rb.TrainLoss || maxAbsDiff(ra.Gains, rb.Gains) != 0 {
-		t.Errorf("resumed epoch 2 differs: %+v vs %+v", ra, rb)
-	}
-	if d := maxAbsDiff(modelValues(t, a), modelValues(t, b)); d != 0 {
-		t.Errorf("resumed parameters differ by %g", d)
 	}
 
 	wider := customModel(t, spec, 7)
@@ -301,14 +278,27 @@ func TestRecurrentCustomResumes(t *testing.T) {
 		return s
 	}
 	a := session()
+	resumedEpochMatches(t, a, session(), filepath.Join(t.TempDir(), "session.ckpt"))
+	id, err := json.Marshal(modelIdentityOf(a.f))
+	if err != nil || !strings.Contains(string(id), `"HiddenDim":3`) {
+		t.Errorf("recurrent identity %s (%v) lacks the hidden width", id, err)
+	}
+	stateless, err := json.Marshal(modelIdentityOf(customModel(t, model.Spec{StateDim: 2, Layers: 2, Window: 3}, 6)))
+	if err != nil || strings.Contains(string(stateless), "HiddenDim") {
+		t.Errorf("stateless identity %s (%v) names a hidden width", stateless, err)
+	}
+}
+
+// resumedEpochMatches trains one epoch of a, saves it to path and loads it into b (a fresh session
+// of the same model), then checks that the next epoch of both is the same to the bit.
+func resumedEpochMatches(t *testing.T, a, b *Session, path string) {
+	t.Helper()
 	if _, err := a.RunEpoch(nil); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "session.ckpt")
 	if err := a.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	b := session()
 	if err := b.Load(path); err != nil {
 		t.Fatal(err)
 	}
@@ -323,12 +313,7 @@ func TestRecurrentCustomResumes(t *testing.T) {
 	if ra.ValLoss != rb.ValLoss || ra.TrainLoss != rb.TrainLoss || maxAbsDiff(ra.Gains, rb.Gains) != 0 {
 		t.Errorf("resumed epoch 2 differs: %+v vs %+v", ra, rb)
 	}
-	id, err := json.Marshal(modelIdentityOf(a.f))
-	if err != nil || !strings.Contains(string(id), `"HiddenDim":3`) {
-		t.Errorf("recurrent identity %s (%v) lacks the hidden width", id, err)
-	}
-	stateless, err := json.Marshal(modelIdentityOf(customModel(t, model.Spec{StateDim: 2, Layers: 2, Window: 3}, 6)))
-	if err != nil || strings.Contains(string(stateless), "HiddenDim") {
-		t.Errorf("stateless identity %s (%v) names a hidden width", stateless, err)
+	if d := maxAbsDiff(modelValues(t, a), modelValues(t, b)); d != 0 {
+		t.Errorf("resumed parameters differ by %g", d)
 	}
 }
