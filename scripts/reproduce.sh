@@ -40,6 +40,7 @@ STAGES=(
   "long-controls|paper-cpu-a1-long|-testbeds mackey-glass -methods tbptt,static -seeds 0,1,2|mg-controls"
   "ett|paper-cpu|-testbeds ettm1,ettm2 -methods full,dw -seeds 0|ett"
   "known-snr|paper-cpu|-testbeds known-snr -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|known-snr"
+  "narma-dmg-controls|paper-cpu|-testbeds narma5,driven-mg -methods full,dw,clip,jreg,static,tbptt -seeds 0,1,2|narma-dmg-controls"
   "across|paper-cpu|-testbeds mackey-glass,narma5,driven-mg,known-snr,ettm1,ettm2 -methods full,dw,static,clip,jreg,tbptt -seeds 0,1,2|across"
   "ksweep-mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
   "ksweep-mg-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2 -K 8,16,24,32,48|ksweep -H 48"
