@@ -192,3 +192,28 @@ func TestSignalStopsTrain(t *testing.T) {
 		})
 	}
 }
+
+// TestCPUProfile: $DW_CPUPROFILE writes a CPU profile of the whole command (a gzip-compressed
+// pprof protobuf), and a profile file that cannot be created fails the command, naming it.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dw.prof")
+	cmd, logs := dwProcess(t, []string{cpuProfileEnv + "=" + path}, "train", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-runs", t.TempDir(), "-cache", t.TempDir())
+	for logs.Scan() { // drain stderr: the process must not block on a full pipe
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("dw train with a CPU profile: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, %v; want a gzip-compressed pprof profile", path, len(b), err)
+	}
+	bad := filepath.Join(t.TempDir(), "missing", "dw.prof")
+	cmd, lines := dwProcess(t, []string{cpuProfileEnv + "=" + bad}, "list")
+	var said strings.Builder
+	for lines.Scan() {
+		said.WriteString(lines.Text())
+	}
+	if err := cmd.Wait(); err == nil || !strings.Contains(said.String(), bad) {
+		t.Errorf("unwritable profile: %v, stderr %q; want a failure naming %s", err, said.String(), bad)
+	}
+}

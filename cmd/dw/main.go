@@ -54,7 +54,8 @@
 // second dw on a directory in use is refused, naming the first. Exit codes: 0 success, 1 failure,
 // 2 a bad command line, 75 (EX_TEMPFAIL) -stop-after ended a run before its last epoch, 130
 // interrupted (SIGINT or SIGTERM stop a run between minibatches, keeping its last epoch's
-// checkpoint); after 75 and 130, -resume continues. The backend is pure Go unless $GOMLX_BACKEND says otherwise
+// checkpoint); after 75 and 130, -resume continues. $DW_CPUPROFILE=FILE writes a CPU profile of
+// the command to FILE (go tool pprof). The backend is pure Go unless $GOMLX_BACKEND says otherwise
 // (see environment.md). Long work shows a progress bar with ETA on the terminal (log lines when
 // stderr is not a terminal).
 package main
@@ -64,6 +65,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
@@ -71,8 +73,18 @@ import (
 // usageError marks errors in the command line (exit status 2).
 type usageError struct{ error }
 
+// cpuProfileEnv names a file to write a CPU profile of the whole command to (go tool pprof reads
+// it): where a long run spends its time, without a rebuild.
+const cpuProfileEnv = "DW_CPUPROFILE"
+
 func main() {
-	err := run(os.Args[1:])
+	stop, err := startCPUProfile(os.Getenv(cpuProfileEnv))
+	if err == nil {
+		err = run(os.Args[1:])
+		if perr := stop(); err == nil {
+			err = perr
+		}
+	}
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "dw:", explain(err))
 	}
@@ -142,4 +154,24 @@ func usage() {
 	for _, c := range commands {
 		fmt.Fprintf(os.Stderr, "  %-9s %s\n", c.name, c.help)
 	}
+}
+
+// startCPUProfile starts a CPU profile into path ("": none) and returns the function that ends
+// it and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("$%s: %w", cpuProfileEnv, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("$%s: %w", cpuProfileEnv, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
