@@ -29,6 +29,7 @@ cd "$ROOT"
 # it back and trains only the runs still missing, matched Full/DW pairs first)
 STAGES=(
   "mg128|paper-val64|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "boundary128|paper-val64|-testbeds driven-mg -methods full,dw -seeds 0,1,2|driven-mg"
   "narma-dmg|paper-cpu|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
   "mg|paper-cpu|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "controls|paper-cpu|-testbeds mackey-glass -methods static,clip,jreg,tbptt -seeds 0|mg-controls"
