@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -308,21 +307,16 @@ func remainingCost(c RunConfig, opt Options) int {
 	if opt.Force {
 		return SweepCost(c)
 	}
-	if r, _, err := ReadFinished(c, opt); err == nil && r != nil {
+	st, err := StateOf(c, opt)
+	switch {
+	case err != nil:
+		return SweepCost(c) // Run will refuse it with its reason
+	case st.Finished != "":
 		return 0
+	case !opt.Resume || st.Epoch == 0 || c.Fit.Epochs <= 0:
+		return SweepCost(c) // a fresh start
 	}
-	if !opt.Resume {
-		return SweepCost(c)
-	}
-	dir, err := opt.Dir(c)
-	if err != nil {
-		return SweepCost(c)
-	}
-	info, err := train.Inspect(filepath.Join(dir, CheckpointFile))
-	if err != nil || c.Fit.Epochs <= 0 {
-		return SweepCost(c) // no checkpoint (a fresh start) or one Run will refuse with its reason
-	}
-	left := max(0, c.Fit.Epochs-info.Epoch)
+	left := max(0, c.Fit.Epochs-st.Epoch)
 	return max(1, SweepCost(c)*left/c.Fit.Epochs)
 }
 
