@@ -10,8 +10,12 @@
     fmt.Println("a code cell")
 
 Usage: scripts/new-notebook.py [SOURCE|-] OUTPUT.ipynb
+       scripts/new-notebook.py --source NOTEBOOK.ipynb SOURCE
 Without SOURCE (or with "-") the cells are read from stdin. The notebook gets
 kernelspec gonb-dwgo and no outputs; run scripts/run-notebooks.sh to fill them.
+With --source, the cells of an edited notebook are written back as its percent
+source (notebooks/src/NAME.go.txt), so that the two agree again
+(kernelext's TestNotebookSourcesMatchNotebooks checks that they do).
 Needs Debian's python3-nbformat (installed by scripts/setup.sh).
 """
 import re
@@ -47,7 +51,25 @@ def parse(text):
     return cells
 
 
+def to_percent(nb):
+    """The percent source of a notebook's cells (the inverse of parse)."""
+    out = []
+    for cell in nb.cells:
+        src = cell.source
+        if cell.cell_type == "markdown":
+            out.append("// %% [markdown]\n" + "\n".join("// " + l if l else "//" for l in src.split("\n")))
+        else:
+            out.append("// %%\n" + src)
+    return "\n\n".join(out) + "\n"
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--source":
+        nb = nbformat.read(argv[2], as_version=4)
+        with open(argv[3], "w", encoding="utf-8") as f:
+            f.write(to_percent(nb))
+        print(f"new-notebook: wrote {argv[3]} ({len(nb.cells)} cells of {argv[2]})")
+        return 0
     if len(argv) not in (2, 3) or argv[-1] in ("-h", "--help"):
         print(__doc__)
         return 2
