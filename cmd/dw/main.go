@@ -126,6 +126,7 @@ var commands = []struct {
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
 	{"attribution", "measure where DW's noise moment comes from at runs' checkpoints", cmdAttribution},
+	{"diagnose", "the paper's diagnostics of a data set: regime probes, held-out gradient utility, gains under noise", cmdDiagnose},
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
 	{"archive", "copy finished runs' results (no checkpoints) into the committed archive", cmdArchive},

@@ -120,12 +120,18 @@ func saveTable(dir, profile, label, table string, elapsed time.Duration, jobs in
 }
 
 // saveResult writes content to <repo>/data/results/name (the committed summaries) and says so.
-func saveResult(name, content string) error {
-	root, err := data.FindRepoRoot("")
-	if err != nil {
-		return err
+func saveResult(name, content string) error { return writeResult("", name, content) }
+
+// writeResult writes content to dir/name (dir "": <repo>/data/results) and says so.
+func writeResult(dir, name, content string) error {
+	if dir == "" {
+		root, err := data.FindRepoRoot("")
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(root, "data", "results")
 	}
-	path := filepath.Join(root, "data", "results", name)
+	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -1,0 +1,81 @@
+package kernelext
+
+import (
+	"fmt"
+
+	"github.com/internal-dw/dwgo/dwlib/appdiag"
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// checkpointKey identifies a run's best parameters in the cache keys of UtilityOf and
+// NoiseResponseOf: a retrained run (another best epoch or validation loss) is measured again. Its
+// fields and their order are the ones notebook 05 keys its cells with, so the notebook and
+// `dw diagnose` share one cache entry per run.
+type checkpointKey struct {
+	Run       experiment.RunConfig
+	BestEpoch int
+	BestVal   float64
+}
+
+// bestOf returns the finished run cfg and the key of its best checkpoint, or an error that names
+// the run and says why it cannot be measured (not finished, or finished elsewhere: an archived
+// result keeps no parameters).
+func bestOf(cfg experiment.RunConfig, opt experiment.Options) (*experiment.Result, checkpointKey, error) {
+	r, _, err := experiment.ReadFinished(cfg, opt)
+	if err != nil {
+		return nil, checkpointKey{}, err
+	}
+	if r == nil {
+		return nil, checkpointKey{}, fmt.Errorf("run %s has not finished", cfg.Name())
+	}
+	has, err := opt.HasBest(cfg)
+	if err != nil {
+		return nil, checkpointKey{}, err
+	}
+	if !has {
+		return nil, checkpointKey{}, fmt.Errorf("run %s: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", cfg.Name())
+	}
+	return r, checkpointKey{cfg, r.BestEpoch, r.BestVal}, nil
+}
+
+// UtilityOf measures appdiag.UtilityOfRun (A(k) and U(k), the held-out gradient utility) at the
+// best checkpoint of the finished run cfg, once: the result is kept in the run cache (Cached)
+// under the run, its best epoch and validation loss, and ucfg with its defaults filled. It
+// returns the run's result too.
+func UtilityOf(cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experiment.Options) (*appdiag.UtilityResult, *experiment.Result, error) {
+	res, ck, err := bestOf(cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	ucfg = ucfg.Defaults()
+	u, err := Cached("appdiag-utility", struct {
+		Checkpoint checkpointKey
+		Config     appdiag.UtilityConfig
+	}{ck, ucfg}, 0, func() (*appdiag.UtilityResult, error) {
+		return appdiag.UtilityOfRun(cfg, opt, ucfg, NewReporter())
+	})
+	return u, res, err
+}
+
+// NoiseResponseOf measures appdiag.NoiseResponseOfRun (the gains' response to added noise, with
+// the forecasting parameters frozen) at the best checkpoint of the finished run cfg on the units
+// of split, once, cached like UtilityOf under the run's best checkpoint, split and ncfg with its
+// defaults filled. It returns the run's result too.
+func NoiseResponseOf(cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg appdiag.NoiseConfig, opt experiment.Options) (*appdiag.NoiseResponse, *experiment.Result, error) {
+	res, ck, err := bestOf(cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	ncfg = ncfg.Defaults()
+	if err := ncfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	r, err := Cached("appdiag-noise", struct {
+		Checkpoint checkpointKey
+		Split      appdiag.NoiseSplit
+		Config     appdiag.NoiseConfig
+	}{ck, split, ncfg}, 0, func() (*appdiag.NoiseResponse, error) {
+		return appdiag.NoiseResponseOfRun(cfg, opt, split, ncfg, NewReporter())
+	})
+	return r, res, err
+}
