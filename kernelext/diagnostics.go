@@ -17,29 +17,44 @@ type checkpointKey struct {
 	BestVal   float64
 }
 
-// bestOf returns the finished run cfg and the key of its best checkpoint, or an error that names
-// the run and says why it cannot be measured (not finished, or finished elsewhere: an archived
-// result keeps no parameters).
+// MissingRunError says that a measurement at a run's best checkpoint cannot be made on this
+// machine: the run has not finished, or it finished elsewhere (an archived result keeps no
+// parameters). Training the run removes it.
+type MissingRunError struct {
+	Run      string // the run's name, profile/testbed/method-K-seed
+	Finished bool   // finished, but its best checkpoint is not under the runs directory
+}
+
+func (e *MissingRunError) Error() string {
+	if e.Finished {
+		return fmt.Sprintf("run %s finished elsewhere: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", e.Run)
+	}
+	return fmt.Sprintf("run %s has not finished", e.Run)
+}
+
+// bestOf returns the finished run cfg and the key of its best checkpoint, or a *MissingRunError
+// when the checkpoint is not on this machine.
 func bestOf(cfg experiment.RunConfig, opt experiment.Options) (*experiment.Result, checkpointKey, error) {
 	r, _, err := experiment.ReadFinished(cfg, opt)
 	if err != nil {
 		return nil, checkpointKey{}, err
 	}
 	if r == nil {
-		return nil, checkpointKey{}, fmt.Errorf("run %s has not finished", cfg.Name())
+		return nil, checkpointKey{}, &MissingRunError{Run: cfg.Name()}
 	}
 	has, err := opt.HasBest(cfg)
 	if err != nil {
 		return nil, checkpointKey{}, err
 	}
 	if !has {
-		return nil, checkpointKey{}, fmt.Errorf("run %s: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", cfg.Name())
+		return nil, checkpointKey{}, &MissingRunError{Run: cfg.Name(), Finished: true}
 	}
 	return r, checkpointKey{cfg, r.BestEpoch, r.BestVal}, nil
 }
 
 // UtilityOf measures appdiag.UtilityOfRun (A(k) and U(k), the held-out gradient utility) at the
-// best checkpoint of the finished run cfg, once: the result is kept in the run cache (Cached)
+// best checkpoint of the finished run cfg (a *MissingRunError when it is not on this machine),
+// once: the result is kept in the run cache (Cached)
 // under the run, its best epoch and validation loss, and ucfg with its defaults filled. It
 // returns the run's result too.
 func UtilityOf(cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experiment.Options) (*appdiag.UtilityResult, *experiment.Result, error) {

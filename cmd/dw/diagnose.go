@@ -135,15 +135,10 @@ func cmdDiagnose(args []string) error {
 	return writeResult(*results, name, body)
 }
 
-// errNoCheckpoint marks a diagnostic that needs a run this machine does not have.
-type errNoCheckpoint struct{ error }
-
-func (e errNoCheckpoint) Unwrap() error { return e.error }
-
 // needsRun reports whether err only says that a run is missing (a diagnostic that can be skipped
 // when it was not asked for by name).
 func needsRun(err error) bool {
-	var e errNoCheckpoint
+	var e *kernelext.MissingRunError
 	return errors.As(err, &e)
 }
 
@@ -213,9 +208,7 @@ func probeConfig(cfg experiment.RunConfig, ds *data.Dataset) (regime.Config, str
 
 // utilitySection measures A(k) and U(k) at the best checkpoint of the finished Full run cfg.
 func utilitySection(cfg experiment.RunConfig, opt experiment.Options, pairs int) (string, error) {
-	u, res, err := measureAt(cfg, opt, func() (*appdiag.UtilityResult, *experiment.Result, error) {
-		return kernelext.UtilityOf(cfg, appdiag.UtilityConfig{Pairs: pairs}, opt)
-	})
+	u, res, err := kernelext.UtilityOf(cfg, appdiag.UtilityConfig{Pairs: pairs}, opt)
 	if err != nil {
 		return "", err
 	}
@@ -238,9 +231,7 @@ func utilitySection(cfg experiment.RunConfig, opt experiment.Options, pairs int)
 // finished DW run cfg.
 func noiseSection(cfg experiment.RunConfig, opt experiment.Options, batches int) (string, error) {
 	ncfg := appdiag.NoiseConfig{Batches: batches}
-	r, res, err := measureAt(cfg, opt, func() (*appdiag.NoiseResponse, *experiment.Result, error) {
-		return kernelext.NoiseResponseOf(cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt)
-	})
+	r, res, err := kernelext.NoiseResponseOf(cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt)
 	if err != nil {
 		return "", err
 	}
@@ -260,30 +251,6 @@ func noiseSection(cfg experiment.RunConfig, opt experiment.Options, batches int)
 	fmt.Fprintf(&b, "\nAs noise grows: %s (last batch); %s (converged means). The paper: both gains fall on every testbed.\n\n",
 		appdiag.Describe(r.Levels), appdiag.Describe(appdiag.WithTailMeans(r.Levels)))
 	return b.String(), nil
-}
-
-// measureAt runs a measurement at a run's checkpoint, marking "the run is not here" errors so
-// that an unrequested diagnostic can be skipped.
-func measureAt[T any](cfg experiment.RunConfig, opt experiment.Options, measure func() (T, *experiment.Result, error)) (T, *experiment.Result, error) {
-	var zero T
-	r, _, err := experiment.ReadFinished(cfg, opt)
-	if err != nil {
-		return zero, nil, err
-	}
-	has := false
-	if r != nil {
-		if has, err = opt.HasBest(cfg); err != nil {
-			return zero, nil, err
-		}
-	}
-	if !has {
-		why := "has not finished"
-		if r != nil {
-			why = "finished elsewhere: its best checkpoint is not under the runs directory (an archived result keeps no parameters)"
-		}
-		return zero, nil, errNoCheckpoint{fmt.Errorf("run %s %s", cfg.Name(), why)}
-	}
-	return measure()
 }
 
 // shownSteps are the forecast steps a utility table shows: 1, 2, 4, ... and K.

@@ -69,6 +69,16 @@ func TestDiagnoseCommand(t *testing.T) {
 			}
 		}
 	}
+	// A finished run without its parameters here (as one read from the archive) is named as such.
+	if err := os.Remove(filepath.Join(runs, "quick", "mackey-glass", "dw-K8-s0", "best.ckpt")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dw(t, append(args, "-what", "noise")...); err == nil || !strings.Contains(err.Error(), "dw-K8-s0 finished elsewhere: its best checkpoint is not under the runs directory") {
+		t.Errorf("-what noise without the checkpoint: %v", err)
+	}
+	if out, err := dw(t, args...); err != nil || !strings.Contains(out, "noise: skipped, run quick/mackey-glass/dw-K8-s0 finished elsewhere") {
+		t.Errorf("without the DW checkpoint, noise is not skipped (%v):\n%s", err, out)
+	}
 }
 
 // TestDiagnoseCSV: a user's file gets the generic probe settings, with the drive rows that acted
