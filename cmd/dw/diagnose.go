@@ -59,6 +59,9 @@ func cmdDiagnose(args []string) error {
 	if *pairs < 1 {
 		return usageError{fmt.Errorf("-pairs %d: want at least 1", *pairs)}
 	}
+	if *batches < 0 || *batches == 1 {
+		return usageError{fmt.Errorf("-noise-batches %d: want 0 (the default) or at least 2 (the first batch only fills the sampler)", *batches)}
+	}
 	tb, err := one(*testbed, "testbed", "diagnose")
 	if err != nil {
 		return err

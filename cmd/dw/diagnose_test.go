@@ -107,6 +107,7 @@ func TestDiagnoseBadInput(t *testing.T) {
 		{[]string{"-testbed", "mackey-glass", "-what", "regime,gains"}, `-what: "gains"`},
 		{[]string{"-testbed", "mackey-glass", "-what", ""}, "-what lists no diagnostic"},
 		{[]string{"-testbed", "mackey-glass", "-pairs", "0"}, "-pairs 0"},
+		{[]string{"-testbed", "mackey-glass", "-noise-batches", "1"}, "-noise-batches 1"},
 		{[]string{"-testbed", "mackey-glass", "-data", csv}, "mutually exclusive"},
 		{[]string{}, "give -testbed T"},
 		{[]string{"-testbed", "lorenz"}, `"lorenz"`},
