@@ -36,6 +36,7 @@ STAGES=(
   "regime-a1|paper-cpu-a1|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "regime-a1-lr1e-3|paper-cpu-a1-lr1e-3|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
   "regime-long|paper-cpu-a1-long|-testbeds mackey-glass -methods full,dw -seeds 0,1,2|mg"
+  "regime-long-nd|paper-cpu-a1-long|-testbeds narma5,driven-mg -methods full,dw -seeds 0,1,2|narma-dmg"
   "step-3e-4|paper-cpu-a1-long-lr3e-4|-testbeds mackey-glass -methods full -seeds 0|mg"
   "step-1e-4|paper-cpu-a1-long-lr1e-4|-testbeds mackey-glass -methods full -seeds 0|mg"
   "long-controls|paper-cpu-a1-long|-testbeds mackey-glass -methods tbptt,static -seeds 0,1,2|mg-controls"
