@@ -28,27 +28,24 @@ func AttributionOf(cfg experiment.RunConfig, at appdiag.Checkpoint, acfg appdiag
 		Config appdiag.AttributionConfig
 	}{cfg, point{At: at}, acfg.Defaults()}
 	logged := math.NaN()
-	if at == appdiag.AtBest || at == appdiag.AtLast {
+	switch at {
+	case appdiag.AtBest:
+		r, ck, err := bestOf(cfg, opt)
+		if err != nil {
+			return nil, logged, err
+		}
+		key.Point.BestEpoch, key.Point.BestVal = ck.BestEpoch, ck.BestVal
+		logged = r.NoiseShare()
+	case appdiag.AtLast:
 		r, _, err := experiment.ReadFinished(cfg, opt)
 		if err != nil {
 			return nil, logged, err
 		}
 		if r == nil {
-			return nil, logged, fmt.Errorf("run %s has not finished", cfg.Name())
+			return nil, logged, &MissingRunError{Run: cfg.Name()}
 		}
-		if at == appdiag.AtBest {
-			has, err := opt.HasBest(cfg)
-			if err != nil {
-				return nil, logged, err
-			}
-			if !has {
-				return nil, logged, fmt.Errorf("run %s: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", cfg.Name())
-			}
-			key.Point.BestEpoch, key.Point.BestVal = r.BestEpoch, r.BestVal
-		} else {
-			key.Point.LastEpoch = len(r.Epochs)
-			key.Point.LastLoss = r.Epochs[len(r.Epochs)-1].TrainLoss
-		}
+		key.Point.LastEpoch = len(r.Epochs)
+		key.Point.LastLoss = r.Epochs[len(r.Epochs)-1].TrainLoss
 		logged = r.NoiseShare()
 	}
 	a, err := Cached("appdiag-attribution", key, 0, func() (*appdiag.Attribution, error) {

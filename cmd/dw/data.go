@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
@@ -31,6 +32,18 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.drive, "drive", "", "-data's comma-separated observed-drive columns: inputs known one step ahead, read but not forecast")
 	fs.StringVar(&d.split, "split", "", "-data's chronological split: fractions train,val,test or dates val_start,test_start[,end] (default 0.7,0.15,0.15)")
 	fs.IntVar(&d.unitLen, "unit-len", 0, "-data's unit length in rows (default 256; the quick profile cuts it to 64)")
+}
+
+// args returns the data flags as they were given ("-data F -drive d ..."), for printing a command
+// line that reads the same file the same way.
+func (d *dataFlags) args() []string {
+	var out []string
+	d.fs.Visit(func(f *flag.Flag) {
+		if slices.Contains([]string{"data", "data-spec", "time", "state", "drive", "split", "unit-len"}, f.Name) {
+			out = append(out, "-"+f.Name, f.Value.String())
+		}
+	})
+	return out
 }
 
 // given reports whether -data was given.

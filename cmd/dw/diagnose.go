@@ -94,11 +94,18 @@ func cmdDiagnose(args []string) error {
 	var report strings.Builder
 	fmt.Fprintf(&report, "%s, profile %s, seed %d (K = %d): the paper's diagnostics of a data set (Section 4, Fig. 5)\n\n",
 		full.Testbed, rf.profile, *seed, full.Train.K)
+	// trainHint is the command line that trains a missing run: the same data (a CSV file with its
+	// flags as given), profile, seed and K.
 	trainHint := func(method string) string {
+		data := "-testbed " + tb
 		if csv != nil {
-			return fmt.Sprintf("dw train -profile %s -data %s (and the same -data flags) -method %s -seed %d", rf.profile, csv.Path, method, *seed)
+			data = strings.Join(df.args(), " ")
 		}
-		return fmt.Sprintf("dw train -profile %s -testbed %s -method %s -seed %d", rf.profile, tb, method, *seed)
+		k := ""
+		if *K != 0 {
+			k = fmt.Sprintf(" -K %d", *K)
+		}
+		return fmt.Sprintf("dw train -profile %s %s -method %s -seed %d%s", rf.profile, data, method, *seed, k)
 	}
 	var skipped []string
 	for _, kind := range kinds {

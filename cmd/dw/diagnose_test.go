@@ -86,11 +86,12 @@ func TestDiagnoseCommand(t *testing.T) {
 func TestDiagnoseCSV(t *testing.T) {
 	dir := t.TempDir()
 	csv := hourlyCSV(t, dir, 1000)
-	out, err := dw(t, "diagnose", "-profile", "quick", "-data", csv, "-drive", "temperature", "-what", "regime", "-runs", t.TempDir(), "-cache", t.TempDir())
+	out, err := dw(t, "diagnose", "-profile", "quick", "-data", csv, "-drive", "temperature", "-K", "8", "-runs", t.TempDir(), "-cache", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"csv-hourly-", "regime.GenericConfig: PCA 1, q 32", "| ridge (linear) |", "| – | – |", "the drive removes"} {
+	for _, want := range []string{"csv-hourly-", "regime.GenericConfig: PCA 1, q 32", "| ridge (linear) |", "| – | – |", "the drive removes",
+		"(train it: dw train -profile quick -data " + csv + " -drive temperature -method full -seed 0 -K 8)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
