@@ -171,8 +171,8 @@ func regimeSection(cfg experiment.RunConfig, opt experiment.Options, quick bool)
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Predictive regime (dwlib/regime; %s; history width W = %d chosen on validation; Ψ averaged over k ≥ %d of horizons %v; scored on the %s split):\n\n",
-		settings, r.Window, r.Config.LongMin, r.Config.Horizons, map[string]string{regime.ScoreTest: "test", regime.ScoreValidation: "second half of the validation"}[r.Config.Score])
+	fmt.Fprintf(&b, "Predictive regime (dwlib/regime; %s; on the data as the %s runs see it, %d training units; history width W = %d chosen on validation; Ψ averaged over k ≥ %d of horizons %v; scored on the %s split):\n\n",
+		settings, cfg.Profile, len(ds.Train), r.Window, r.Config.LongMin, r.Config.Horizons, map[string]string{regime.ScoreTest: "test", regime.ScoreValidation: "second half of the validation"}[r.Config.Score])
 	paper, hasPaper := regime.PaperFor(cfg.Testbed)
 	fmt.Fprintln(&b, "| probe | Ψ_D | Ψ_H | Ψ_H null | ΔΨ_H | paper Ψ_D | paper ΔΨ_H |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|")

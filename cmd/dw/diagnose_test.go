@@ -21,7 +21,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Predictive regime", "the paper's settings for mackey-glass", "| ridge (linear) | 0.000 |", "| 0.442 |",
+	for _, want := range []string{"Predictive regime", "the paper's settings for mackey-glass", "on the data as the quick runs see it", "| ridge (linear) | 0.000 |", "| 0.442 |",
 		"utility: skipped, run quick/mackey-glass/full-K8-s0 has not finished (train it: dw train -profile quick -testbed mackey-glass -method full -seed 0)",
 		"noise: skipped, run quick/mackey-glass/dw-K8-s0 has not finished"} {
 		if !strings.Contains(out, want) {
