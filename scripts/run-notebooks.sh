@@ -70,12 +70,15 @@ grep -q "^ *$KERNEL_NAME " <<<"$specs" ||
   die "Jupyter kernel \"$KERNEL_NAME\" not installed: run scripts/setup.sh"
 
 # The installed kernelspec is per user and points at the checkout that last ran setup.sh (a CI
-# clone, say, since deleted). Run this checkout's code whatever it points at: a private copy of the
-# spec with this checkout's launcher, found first through $JUPYTER_PATH. The user's spec is untouched.
-KERNEL_PATH="$(mktemp -d)"
-trap 'rm -rf "$KERNEL_PATH"' EXIT
-installed_spec="$(jupyter kernelspec list --json 2>/dev/null || true)"
-/usr/bin/python3 - "$KERNEL_NAME" "$ROOT" "$KERNEL_PATH" "$installed_spec" <<'PY' ||
+# clone, say, since deleted). Where this checkout has its own GoNB, run its code whatever the spec
+# points at: a private copy of the spec with this checkout's launcher, found first through
+# $JUPYTER_PATH. The user's spec is untouched. Without a GoNB here, the installed launcher serves
+# (it finds this checkout from the notebook's location).
+if [[ -x "$ROOT/.tools/bin/gonb" ]]; then
+  KERNEL_PATH="$(mktemp -d)"
+  trap 'rm -rf "$KERNEL_PATH"' EXIT
+  installed_spec="$(jupyter kernelspec list --json 2>/dev/null || true)"
+  /usr/bin/python3 - "$KERNEL_NAME" "$ROOT" "$KERNEL_PATH" "$installed_spec" <<'PY' ||
 import json, os, sys
 name, root, out, installed = sys.argv[1:5]
 spec_dir = json.loads(installed)["kernelspecs"][name]["resource_dir"]
@@ -87,8 +90,9 @@ os.makedirs(os.path.join(out, "kernels", name))
 with open(os.path.join(out, "kernels", name, "kernel.json"), "w", encoding="utf-8") as f:
     json.dump(spec, f, indent=1)
 PY
-  die "cannot read the installed \"$KERNEL_NAME\" kernelspec: run scripts/setup.sh --force"
-export JUPYTER_PATH="$KERNEL_PATH${JUPYTER_PATH:+:$JUPYTER_PATH}"
+    die "cannot read the installed \"$KERNEL_NAME\" kernelspec: run scripts/setup.sh --force"
+  export JUPYTER_PATH="$KERNEL_PATH${JUPYTER_PATH:+:$JUPYTER_PATH}"
+fi
 
 if ((${#NOTEBOOKS[@]} == 0)); then
   while IFS= read -r nb; do NOTEBOOKS+=("$nb"); done < <(find "$ROOT/notebooks" -maxdepth 1 -name '*.ipynb' | sort)

@@ -6,8 +6,9 @@
 #      scripts/slurm-setup.sh has installed and started a single-node Slurm for the dw sweep -slurm
 #      end-to-end test (DW_SLURM=1; DW_SKIP_SLURM=1 skips both on machines without apt or root,
 #      or with a Slurm of their own);
-#   3. the notebooks executed headless in the quick profile (set-up installs Jupyter and GoNB
-#      first if needed; DW_SKIP_NOTEBOOKS=1 skips this step on machines without apt).
+#   3. the notebooks executed headless in the quick profile (DW_SKIP_NOTEBOOKS=1 skips this step
+#      on machines without apt). Unless it is set, scripts/setup.sh installs Jupyter, GoNB and the
+#      kernel before step 2, whose kernelext.TestRunNotebooksUsesThisCheckout runs a notebook.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -35,6 +36,11 @@ if [[ "${DW_SKIP_SLURM:-0}" != 1 ]]; then
   export DW_SLURM=1
 else
   echo "== Slurm skipped (DW_SKIP_SLURM=1): TestSlurmSweepEndToEnd will skip"
+fi
+if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]]; then
+  # Jupyter, GoNB and the kernel first: kernelext.TestRunNotebooksUsesThisCheckout runs a notebook.
+  echo "== set-up (scripts/setup.sh, idempotent)"
+  bash scripts/setup.sh
 fi
 echo "== go test ./..."
 go test -count=1 -timeout 20m ./...
