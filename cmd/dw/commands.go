@@ -107,6 +107,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	singleFlag(fs, &seeds, "seed", "0", "experimental seed (split, initialisation, sampling)")
 	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
 	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
+	engine := fs.String("engine", "", "how rollouts become compiled graphs: steps (one step per graph, for XLA/GPU) or unrolled (one graph per rollout); default $"+train.EngineEnv+", else steps on XLA and unrolled on the Go backend")
 	stopAfter := new(int)
 	if withResume {
 		fs.IntVar(stopAfter, "stop-after", 0, "stop after this many epochs in this call (checkpoint kept; -resume continues)")
@@ -116,6 +117,9 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	}
 	if err := rf.check(); err != nil {
 		return nil, rf, nil, err
+	}
+	if *engine != "" && *engine != train.EngineSteps && *engine != train.EngineUnrolled {
+		return nil, rf, nil, usageError{fmt.Errorf("-engine %q: must be %s or %s", *engine, train.EngineSteps, train.EngineUnrolled)}
 	}
 	if *stopAfter < 0 {
 		return nil, rf, nil, usageError{fmt.Errorf("-stop-after %d: must be >= 1 (or 0: train to the end)", *stopAfter)}
@@ -132,6 +136,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 			return nil, rf, nil, usageError{fmt.Errorf("-config replaces -testbed/-data/-method/-seed/-K/-profile, but %s given too; give one or the other", strings.Join(given, ", "))}
 		}
 		c, err := experiment.ReadConfig(*cfgFile)
+		c.Train.Engine = *engine
 		return []experiment.RunConfig{c}, rf, stopAfter, err
 	}
 	if testbeds != "" && df.given() {
@@ -152,12 +157,18 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		return nil, rf, nil, err
 	}
 	cfgs, err := experiment.ResolveJobs(rf.profile, grid.Jobs())
+	for i := range cfgs {
+		cfgs[i].Train.Engine = *engine
+	}
 	return cfgs, rf, stopAfter, err
 }
 
 func verbFor(command string) string {
-	if command == "train" {
+	switch command {
+	case "train":
 		return "trained"
+	case "graphs":
+		return "inspected"
 	}
 	return "printed"
 }

@@ -120,6 +120,7 @@ var commands = []struct {
 	{"list", "list testbeds, methods, profiles and presets", cmdList},
 	{"config", "print a run's full configuration as JSON", cmdConfig},
 	{"train", "train and evaluate one run", cmdTrain},
+	{"graphs", "list the graphs a run compiles (node counts, input shapes), compiling nothing", cmdGraphs},
 	{"eval", "evaluate a run's best checkpoint on its test split", cmdEval},
 	{"sweep", "run a grid of runs and print the table", cmdSweep},
 	{"table", "print the table of finished runs", cmdTable},

@@ -364,6 +364,18 @@ func (c *Custom) Rollout(router *route.Router, in Inputs, K int, opts RolloutOpt
 	return out
 }
 
+// JacobianNorm is ‖(step(x+εu) − step(x))/ε‖ per row, JReg's gain in the text's reading (see
+// RolloutOptions.JacobianDirection); step maps a state [N, D] to the next with whatever recurrent
+// state the caller holds fixed.
+func JacobianNorm(step func(*Node) *Node, x, u *Node, eps float64) *Node {
+	return jacobianNormOf(step, x, u, eps)
+}
+
+// JacobianGainCentral is the authors' JReg gain (see RolloutOptions.JacobianAuthors) of step.
+func JacobianGainCentral(step func(*Node) *Node, x, u *Node, eps float64) *Node {
+	return jacobianGainCentralOf(step, x, u, eps)
+}
+
 // jacobianNormOf is ‖(step(x+εu) − step(x))/ε‖ per row (see RolloutOptions.JacobianDirection).
 func jacobianNormOf(step func(*Node) *Node, x, u *Node, eps float64) *Node {
 	base := step(x)

@@ -85,6 +85,15 @@ func (r *Router) Record(k, l int) Record {
 // Messages returns the fully open route messages d_I = dq/dy and d_F = J_Fᵀ dq/dy of every recorded
 // merge for the scalar probe q, laid out [k][l]. Merges that were not built get nil.
 func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
+	dI, dF, _ = r.MessagesWith(q)
+	return dI, dF
+}
+
+// MessagesWith is Messages that also returns the fully open gradients of q with respect to the
+// extra nodes, from the same backward pass: the step engine of dwlib/train differentiates one
+// rollout step at a time and carries these gradients (of the step's input state) to the step
+// before.
+func (r *Router) MessagesWith(q *Node, extra ...*Node) (dI, dF [][]*Node, extraGrads []*Node) {
 	var wrt []*Node
 	for k := range r.K {
 		for l := range r.L {
@@ -96,7 +105,9 @@ func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
 	if len(wrt) == 0 {
 		panicf("route: Messages called before any routed merge was built")
 	}
-	grads := OpenGradient(q, wrt...)
+	nRoutes := len(wrt)
+	grads := OpenGradient(q, append(wrt, extra...)...)
+	extraGrads = grads[nRoutes:]
 	dI, dF = make([][]*Node, r.K), make([][]*Node, r.K)
 	i := 0
 	for k := range r.K {
@@ -108,7 +119,7 @@ func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
 			}
 		}
 	}
-	return dI, dF
+	return dI, dF, extraGrads
 }
 
 // ProbeMoments differentiates the scalar probe q with every route open and reduces the two-route
@@ -133,8 +144,19 @@ func (r *Router) Messages(q *Node) (dI, dF [][]*Node) {
 // per merge, which matters on the pure-Go backend where every op has a fixed cost. The sums run in
 // the model's dtype and are converted to float64 at the end.
 func (r *Router) ProbeMoments(q *Node) *Node {
-	dI, dF := r.Messages(q)
-	g := q.Graph()
+	m, _ := r.ProbeMomentsWith(q)
+	return m
+}
+
+// ProbeMomentsWith is ProbeMoments that also returns the open gradients of q with respect to the
+// extra nodes (see MessagesWith).
+func (r *Router) ProbeMomentsWith(q *Node, extra ...*Node) (moments *Node, extraGrads []*Node) {
+	dI, dF, extraGrads := r.MessagesWith(q, extra...)
+	return r.momentsOf(q.Graph(), dI, dF), extraGrads
+}
+
+// momentsOf reduces the route messages to the [K, L, 3] moment table (see ProbeMoments).
+func (r *Router) momentsOf(g *Graph, dI, dF [][]*Node) *Node {
 	var built []int // flat (k, l) indices of built merges
 	var stackI, stackF []*Node
 	sameShape := true

@@ -57,6 +57,11 @@ type Config struct {
 	// every testbed trains on) or LossMSE (the mean squared error over windows, steps and
 	// coordinates: the released known-SNR runs). Evaluation is eq. 8 either way.
 	Loss string `json:"loss,omitempty"`
+	// Engine is how rollouts become compiled graphs: EngineAuto (the default: the DW_ENGINE
+	// environment variable, else the step engine on XLA and the unrolled graphs on the pure-Go
+	// backend), EngineSteps or EngineUnrolled (see engine.go). It changes no result beyond the
+	// summation order, so it is not part of a run's identity.
+	Engine string `json:"-"`
 }
 
 // Task losses (Config.Loss).
@@ -155,6 +160,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.Loss = %q, must be %q (the default) or %q", c.Loss, LossRelL2, LossMSE)
 	case c.AdamEps < 0:
 		return fmt.Errorf("train: Config.AdamEps = %v, must be >= 0", c.AdamEps)
+	case c.Engine != EngineAuto && c.Engine != EngineSteps && c.Engine != EngineUnrolled:
+		return fmt.Errorf("train: Config.Engine = %q, must be %q, %q or empty (automatic)", c.Engine, EngineSteps, EngineUnrolled)
 	case c.Method == "jreg" && !(c.JRegCoef > 0 && c.JRegEps > 0):
 		return fmt.Errorf("train: Config.JRegCoef = %v and JRegEps = %v must be > 0", c.JRegCoef, c.JRegEps)
 	}

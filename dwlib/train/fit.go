@@ -189,7 +189,7 @@ func NewSession(bk compute.Backend, f Model, tcfg Config, fcfg FitConfig, train,
 		return nil, fmt.Errorf("train: %d training units × %d starts = %d windows per epoch, fewer than one minibatch of %d",
 			len(train), fcfg.StartsPerUnit, n, tr.cfg.BatchSize)
 	}
-	pred, err := NewPredictor(bk, f, fcfg.EvalBatch)
+	pred, err := tr.predictor(fcfg.EvalBatch)
 	if err != nil {
 		return nil, err
 	}

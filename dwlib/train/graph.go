@@ -116,8 +116,11 @@ func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDri
 // g ← g · min(1, c/‖g‖), the coupled L2 term (WeightDecayMode "l2": g ← g + λθ after the clip, as
 // PyTorch's Adam applies weight_decay), Adam's update (decoupled decay for "decoupled"), and the
 // accumulators reset to zero. Output: the norm before clipping.
-func buildApply(cfg Config, opt gradientOptimizer, vars, accums []*mlmodel.Variable) func(scope *mlmodel.Scope, g *Graph) *Node {
+func buildApply(cfg Config, opt gradientOptimizer, vars, accums []*mlmodel.Variable, hook graphHook) func(scope *mlmodel.Scope, g *Graph) *Node {
 	return func(scope *mlmodel.Scope, g *Graph) *Node {
+		if hook != nil {
+			defer hook("optimizer-step", g, nil)
+		}
 		for _, v := range vars { // mark every parameter as used, so Adam pairs them with grads
 			_ = v.NodeValue(g)
 		}
@@ -175,4 +178,16 @@ func globalNorm(grads []*Node) *Node {
 		}
 	}
 	return Sqrt(sum)
+}
+
+// hooked wraps a graph function so that hook (if set) sees the graph once it is built.
+func hooked(name string, hook graphHook, fn func(scope *mlmodel.Scope, in []*Node) []*Node) func(scope *mlmodel.Scope, in []*Node) []*Node {
+	if hook == nil {
+		return fn
+	}
+	return func(scope *mlmodel.Scope, in []*Node) []*Node {
+		out := fn(scope, in)
+		hook(name, in[0].Graph(), in)
+		return out
+	}
 }

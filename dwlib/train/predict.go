@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
 	. "github.com/gomlx/gomlx/core/graph"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/data"
@@ -26,9 +28,11 @@ type Predictor struct {
 	f     Model
 	bk    compute.Backend
 	batch int
+	hook  graphHook
 
 	mu    sync.Mutex
-	execs map[int]*mlmodel.Exec
+	execs map[int]*mlmodel.Exec // unrolled: one graph per horizon
+	step  *mlmodel.Exec         // step engine: the forward step, shared with the trainer when it has one
 }
 
 var (
@@ -37,11 +41,33 @@ var (
 )
 
 // NewPredictor returns a Predictor evaluating f's current parameters in chunks of maxBatch windows.
+// The engine is chosen as for a Trainer with Config.Engine unset (ResolveEngine): the step engine
+// rolls out with one compiled forward step whatever the horizon and context.
 func NewPredictor(bk compute.Backend, f Model, maxBatch int) (*Predictor, error) {
+	return newPredictor(bk, f, maxBatch, EngineAuto, nil, nil)
+}
+
+// newPredictor is NewPredictor with an engine, the trainer's forward-step executable to share (nil:
+// its own) and an inspection hook.
+func newPredictor(bk compute.Backend, f Model, maxBatch int, engine string, step *mlmodel.Exec, hook graphHook) (*Predictor, error) {
 	if maxBatch < 1 {
 		return nil, fmt.Errorf("train: NewPredictor: maxBatch = %d, must be >= 1", maxBatch)
 	}
-	return &Predictor{f: f, bk: bk, batch: maxBatch, execs: map[int]*mlmodel.Exec{}}, nil
+	p := &Predictor{f: f, bk: bk, batch: maxBatch, hook: hook, execs: map[int]*mlmodel.Exec{}, step: step}
+	engine, err := ResolveEngine(bk, engine)
+	if err != nil {
+		return nil, err
+	}
+	if engine == EngineSteps && p.step == nil {
+		m, err := stepperOf(f)
+		if err != nil {
+			return nil, err
+		}
+		if p.step, err = mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, f.Spec().DriveDim > 0, hook)); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // MaxBatch implements eval.BatchSizer.
@@ -53,14 +79,14 @@ func (p *Predictor) exec(H int) (*mlmodel.Exec, error) {
 	if e, ok := p.execs[H]; ok {
 		return e, nil
 	}
-	e, err := mlmodel.NewExec(p.bk, p.f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+	e, err := mlmodel.NewExec(p.bk, p.f.Store(), hooked(fmt.Sprintf("unrolled-predict-H%d", H), p.hook, func(scope *mlmodel.Scope, in []*Node) []*Node {
 		var drive *Node
 		if len(in) > 1 {
 			drive = in[1]
 		}
 		ro := p.f.Rollout(nil, model.Inputs{History: in[0], Drive: drive}, H, model.RolloutOptions{})
-		return Stack(ro.Preds, 1)
-	})
+		return []*Node{Stack(ro.Preds, 1)}
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +141,9 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 			return nil, fmt.Errorf("train: Predictor: history value %d (window %d) is %v", i, i/(W*D), v)
 		}
 	}
+	if p.step != nil {
+		return p.forecastSteps(len(ws), hist, drive, W, H)
+	}
 	e, err := p.exec(H)
 	if err != nil {
 		return nil, err
@@ -148,6 +177,84 @@ func Units(series []data.Series, burnIn int) []eval.Unit {
 		if s.Drive != nil {
 			out[i].Drive = s.Drive[min(burnIn, len(s.Drive)):]
 		}
+	}
+	return out
+}
+
+// forecastSteps is ForecastBatch on the step engine: the context (for a model with recurrent
+// state) and H steps of the forward-step graph, every value staying on the device until the
+// forecasts are read.
+func (p *Predictor) forecastSteps(nw int, hist, drive []float64, W, H int) ([][][]float64, error) {
+	mc := p.f.Spec()
+	D, J, N, dt := mc.StateDim, mc.DriveDim, p.batch, mc.DType
+	m, err := stepperOf(p.f)
+	if err != nil {
+		return nil, err
+	}
+	var state []*tensors.Tensor
+	for _, s := range m.StateShapes(N) {
+		state = append(state, tensors.FromShape(s))
+	}
+	step := func(x *tensors.Tensor, t int) (*tensors.Tensor, error) {
+		args := []any{x}
+		if J > 0 {
+			d := column(dt, drive, N, W-1+H, J, t)
+			defer d.FinalizeAll()
+			args = append(args, d)
+		}
+		for _, s := range state {
+			args = append(args, s)
+		}
+		outs, err := p.step.Call(args...)
+		if err != nil {
+			return nil, fmt.Errorf("train: Predictor: %w", err)
+		}
+		releaseAll(state)
+		state = outs[1:]
+		return outs[0], nil
+	}
+	defer func() { releaseAll(state) }()
+	if len(state) > 0 {
+		for t := 0; t < W-1; t++ {
+			x := column(dt, hist, N, W, D, t)
+			out, err := step(x, t)
+			x.FinalizeAll()
+			if err != nil {
+				return nil, err
+			}
+			out.FinalizeAll()
+		}
+	}
+	x := column(dt, hist, N, W, D, W-1)
+	preds := make([][][]float64, nw)
+	for i := range preds {
+		preds[i] = make([][]float64, H)
+	}
+	for h := range H {
+		next, err := step(x, W-1+h)
+		x.FinalizeAll()
+		if err != nil {
+			return nil, err
+		}
+		x = next
+		vals := tensorValues(x)
+		for i := range nw {
+			preds[i][h] = vals[i*D : (i+1)*D : (i+1)*D]
+		}
+	}
+	x.FinalizeAll()
+	return preds, nil
+}
+
+// tensorValues copies a Float32 or Float64 tensor's values to float64 (the tensor stays valid).
+func tensorValues(t *tensors.Tensor) []float64 {
+	if t.DType() == dtypes.Float64 {
+		return tensors.MustCopyFlatData[float64](t)
+	}
+	f := tensors.MustCopyFlatData[float32](t)
+	out := make([]float64, len(f))
+	for i, v := range f {
+		out[i] = float64(v)
 	}
 	return out
 }

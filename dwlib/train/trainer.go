@@ -29,6 +29,9 @@ type Trainer struct {
 	probe   *mlmodel.Exec     // DW calibration microbatch (task + both probes)
 	apply   *mlmodel.Exec     // optimizer step from the accumulated gradient
 	gains   []float64         // fixed gains of the non-DW methods
+	engine  *stepEngine       // the step engine (nil: unrolled graphs, task and probe)
+	hook    graphHook         // inspection only (Graphs)
+	bk      compute.Backend
 	steps   int               // microbatches run
 	pending int               // microbatches accumulated since the last Apply
 }
@@ -92,13 +95,18 @@ func (e ProbeEnergy) Share() float64 {
 // NewTrainer compiles nothing yet: graphs are built on the first step of each kind. It adds the
 // gradient accumulators (scope "/accum", not trainable) to the forecaster's store.
 func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
+	return newTrainer(bk, f, cfg, nil)
+}
+
+// newTrainer is NewTrainer with an inspection hook on every graph it builds.
+func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Trainer, error) {
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	mc := f.Spec()
 	src := rand.NewPCG(cfg.Seed, 0x7472616e)
-	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src)}
+	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src), hook: hook, bk: bk}
 	vars := trainables(f)
 	if len(vars) == 0 {
 		return nil, fmt.Errorf("train: the forecaster has no trainable variables under %s", ModelScope)
@@ -113,11 +121,22 @@ func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 	}
 	opt := newAdam(cfg)
 	hasDrive := mc.DriveDim > 0
-	var err error
-	if t.task, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, false)); err != nil {
+	engine, err := ResolveEngine(bk, cfg.Engine)
+	if err != nil {
 		return nil, err
 	}
-	if t.apply, err = mlmodel.NewExec(bk, f.Store(), buildApply(cfg, opt, vars, accums)); err != nil {
+	if engine == EngineSteps {
+		m, err := stepperOf(f)
+		if err != nil {
+			return nil, err
+		}
+		if t.engine, err = newStepEngine(bk, f, m, cfg, vars, accums, t.hook); err != nil {
+			return nil, err
+		}
+	} else if t.task, err = mlmodel.NewExec(bk, f.Store(), hooked("unrolled-gradient", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, false))); err != nil {
+		return nil, err
+	}
+	if t.apply, err = mlmodel.NewExec(bk, f.Store(), buildApply(cfg, opt, vars, accums, t.hook)); err != nil {
 		return nil, err
 	}
 	L := f.NumLayers()
@@ -132,8 +151,10 @@ func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 		if t.ctrl, err = calib.New(cc, sampler); err != nil {
 			return nil, err
 		}
-		if t.probe, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, true)); err != nil {
-			return nil, err
+		if t.engine == nil {
+			if t.probe, err = mlmodel.NewExec(bk, f.Store(), hooked("unrolled-probe", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, true))); err != nil {
+				return nil, err
+			}
 		}
 	default:
 		c := 1.0
@@ -146,6 +167,23 @@ func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 		}
 	}
 	return t, nil
+}
+
+// predictor returns a Predictor of the trainer's model on the trainer's engine, sharing its
+// forward-step executable (validation then compiles nothing new but its batch size).
+func (t *Trainer) predictor(maxBatch int) (*Predictor, error) {
+	if t.engine != nil {
+		return newPredictor(t.bk, t.model, maxBatch, EngineSteps, t.engine.fwd, t.hook)
+	}
+	return newPredictor(t.bk, t.model, maxBatch, EngineUnrolled, nil, t.hook)
+}
+
+// Engine returns the engine the trainer runs (EngineSteps or EngineUnrolled).
+func (t *Trainer) Engine() string {
+	if t.engine != nil {
+		return EngineSteps
+	}
+	return EngineUnrolled
 }
 
 // Config returns the run's configuration with defaults applied.
@@ -282,6 +320,27 @@ type callResult struct {
 func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, error) {
 	mc := t.model.Spec()
 	dt, L := mc.DType, t.model.NumLayers()
+	var r callResult
+	var eps, dirs []float64
+	if calibrate {
+		s := t.ctrl.Sampler()
+		r.ready = s.Ready(t.cfg.K)
+		var err error
+		if eps, err = s.Sample(t.rng, b.N, b.K, b.D); err != nil {
+			return r, err
+		}
+		eps = applyNoiseGroup(eps, b.N, b.K*b.D, t.cfg.NoiseGroup)
+		scaleNoise(eps, t.cfg.NoiseScale)
+	}
+	if t.cfg.Method == "jreg" {
+		dirs = t.directions(b.N, b.D)
+	}
+	if t.engine != nil {
+		ready := r.ready
+		r, err := t.engine.run(t, b, weight, calibrate, eps, dirs)
+		r.ready = ready
+		return r, err
+	}
 	args := []any{
 		ToTensor(dt, b.History, b.N, b.Window, b.D),
 		ToTensor(dt, b.Targets, b.N, b.K, b.D),
@@ -291,20 +350,11 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 	if b.J > 0 {
 		args = append(args, ToTensor(dt, b.Drive, b.N, b.Window-1+b.K, b.J))
 	}
-	var r callResult
 	if calibrate {
-		s := t.ctrl.Sampler()
-		r.ready = s.Ready(t.cfg.K)
-		eps, err := s.Sample(t.rng, b.N, b.K, b.D)
-		if err != nil {
-			return r, err
-		}
-		eps = applyNoiseGroup(eps, b.N, b.K*b.D, t.cfg.NoiseGroup)
-		scaleNoise(eps, t.cfg.NoiseScale)
 		args = append(args, ToTensor(dt, eps, b.N, b.K, b.D))
 	}
-	if t.cfg.Method == "jreg" {
-		args = append(args, ToTensor(dt, t.directions(b.N, b.D), b.N, b.D))
+	if dirs != nil {
+		args = append(args, ToTensor(dt, dirs, b.N, b.D))
 	}
 	exec := t.task
 	if calibrate {
