@@ -7,8 +7,8 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
-	"github.com/gomlx/gomlx/core/tensors"
 	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"

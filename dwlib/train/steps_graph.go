@@ -3,9 +3,9 @@ package train
 import (
 	"fmt"
 
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/compute/shapes"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/route"
 )

@@ -32,8 +32,8 @@ type Trainer struct {
 	engine  *stepEngine       // the step engine (nil: unrolled graphs, task and probe)
 	hook    graphHook         // inspection only (Graphs)
 	bk      compute.Backend
-	steps   int               // microbatches run
-	pending int               // microbatches accumulated since the last Apply
+	steps   int // microbatches run
+	pending int // microbatches accumulated since the last Apply
 }
 
 // StepResult reports one microbatch (and, from Step, its optimizer step).
