@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -223,6 +224,16 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		}
 	}
 	resumedAt := s.Epoch()
+	if !s.Done() && (s.Trainer().Engine() == train.EngineSteps || bk.Name() != "go") {
+		// Compile every graph up front and concurrently: on XLA this is where a run waits.
+		times, wall, err := s.Compile()
+		if err != nil {
+			return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
+		}
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "%s: compiled %d graphs (%s engine) in %.1f s:%s\n", cfg.Name(), len(times), s.Trainer().Engine(), wall, compileList(times))
+		}
+	}
 	onEpoch := func(rec train.EpochRecord) error {
 		if opt.Log != nil {
 			be, bv := s.Best()
@@ -459,4 +470,13 @@ func evaluateTest(p *train.Predictor, test []data.Series, cfg RunConfig) (TestSc
 		n += o
 	}
 	return TestScore{RelL2: res.RelL2, PerHorizon: res.PerHorizon, PerUnit: res.PerUnit, Units: len(res.PerUnit), Origins: n}, nil
+}
+
+// compileList is " name N nodes… a.b s" for each graph.
+func compileList(times []train.CompileTime) string {
+	var b strings.Builder
+	for _, t := range times {
+		fmt.Fprintf(&b, " %s %.1f s;", t.Name, t.Seconds)
+	}
+	return strings.TrimSuffix(b.String(), ";")
 }

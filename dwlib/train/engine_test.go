@@ -219,3 +219,39 @@ func TestPredictorEnginesAgree(t *testing.T) {
 		t.Fatal("the forecasts equal the last state: nothing was compared")
 	}
 }
+
+// TestCompileChangesNothing: a session that compiles its graphs up front (Session.Compile) trains
+// exactly as one that compiles them at their first calls, on both engines, resumed mid-way too
+// (the compilation hands the updated variables' buffers over and must put them back).
+func TestCompileChangesNothing(t *testing.T) {
+	for _, engine := range []string{EngineUnrolled, EngineSteps} {
+		t.Run(engine, func(t *testing.T) {
+			t.Setenv(EngineEnv, engine)
+			run := func(compile bool) []float64 {
+				s := newFitSession(t, "dw", nil)
+				if s.Trainer().Engine() != engine {
+					t.Fatalf("engine %s, want %s", s.Trainer().Engine(), engine)
+				}
+				for epoch := range 2 {
+					if compile {
+						times, _, err := s.Compile()
+						if err != nil {
+							t.Fatalf("epoch %d: %v", epoch, err)
+						}
+						if len(times) < 2 {
+							t.Fatalf("Compile compiled %d graphs", len(times))
+						}
+					}
+					if _, err := s.RunEpoch(nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return modelValues(t, s)
+			}
+			plain, compiled := run(false), run(true)
+			if d := maxAbsDiff(plain, compiled); d != 0 {
+				t.Errorf("compiling up front changed the parameters by %g", d)
+			}
+		})
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
-	mlmodel "github.com/gomlx/gomlx/ml/model"
+	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
 // GraphInfo describes one graph a run compiles.
@@ -70,27 +70,51 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 	if spec.Batch < 1 {
 		spec.Batch = tr.cfg.BatchSize
 	}
-	mc := m.Spec()
-	dt, N, D, J, K, L, W := mc.DType, spec.Batch, mc.StateDim, mc.DriveDim, tr.cfg.K, m.NumLayers(), mc.Window
-	zeros := func(dims ...int) *tensors.Tensor { return tensors.FromShape(shapes.Make(dt, dims...)) }
-	inspect := func(e *mlmodel.Exec, args ...any) error {
-		if err := e.PreCompile(args...); err == nil || !strings.Contains(err.Error(), errInspected.Error()) {
-			return fmt.Errorf("train: Graphs: building %s: %v", e.Name(), err)
-		}
-		return nil
+	calls, err := tr.graphCalls(spec, nil)
+	if err != nil {
+		return nil, err
 	}
-	if e := tr.engine; e != nil {
-		var state []any
-		for _, s := range e.m.StateShapes(N) {
-			state = append(state, tensors.FromShape(s))
+	for _, c := range calls {
+		if err := c.exec.PreCompile(c.args...); err == nil || !strings.Contains(err.Error(), errInspected.Error()) {
+			return nil, fmt.Errorf("train: Graphs: building %s: %v", c.name, err)
 		}
+		infos[len(infos)-1].Name = c.name
+	}
+	return infos, nil
+}
+
+// graphCall is one executable a run compiles, with arguments of the shapes it is called with.
+type graphCall struct {
+	name string
+	exec stepExec
+	args []any
+}
+
+// graphCalls lists the executables of a run of the trainer (spec.Batch windows per training call)
+// and of its evaluation (by p, or a new predictor of spec.EvalBatch windows when p is nil), in the order a run builds them, with zero arguments of their shapes.
+func (t *Trainer) graphCalls(spec GraphSpec, p *Predictor) ([]graphCall, error) {
+	m := t.model
+	mc := m.Spec()
+	dt, N, D, J, K, L, W := mc.DType, spec.Batch, mc.StateDim, mc.DriveDim, t.cfg.K, m.NumLayers(), mc.Window
+	zeros := func(dims ...int) *tensors.Tensor { return tensors.FromShape(shapes.Make(dt, dims...)) }
+	var calls []graphCall
+	add := func(name string, e stepExec, args ...any) { calls = append(calls, graphCall{name, e, args}) }
+	stateOf := func(n int) []any {
+		var out []any
+		if s, ok := m.(model.Stepper); ok {
+			for _, sh := range s.StateShapes(n) {
+				out = append(out, tensors.FromShape(sh))
+			}
+		}
+		return out
+	}
+	if e := t.engine; e != nil {
+		state := stateOf(N)
 		fwd := []any{zeros(N, D)}
 		if J > 0 {
 			fwd = append(fwd, zeros(N, J))
 		}
-		if err := inspect(e.fwd, append(fwd, state...)...); err != nil {
-			return nil, err
-		}
+		add("step-forward", e.fwd, append(fwd, state...)...)
 		bwd := []any{zeros(N, D), zeros(N, D), zeros(L, 2), zeros(), zeros(), zeros(N, D)}
 		if J > 0 {
 			bwd = append(bwd, zeros(N, J))
@@ -99,9 +123,7 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 		if e.layout.jreg {
 			bwd = append(bwd, zeros(N, D), zeros())
 		}
-		if err := inspect(e.bwd, bwd...); err != nil {
-			return nil, err
-		}
+		add("step-backward", e.bwd, bwd...)
 		if e.probe != nil {
 			probe := []any{zeros(N, D), zeros(N, D)}
 			if J > 0 {
@@ -109,9 +131,7 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 			}
 			probe = append(append(probe, state...), zeros(N, D), zeros(N, D))
 			probe = append(append(append(probe, state...), zeros(N, D)), state...)
-			if err := inspect(e.probe, probe...); err != nil {
-				return nil, err
-			}
+			add("step-probe", e.probe, probe...)
 		}
 	} else {
 		args := []any{zeros(N, W, D), zeros(N, K, D), zeros(K, L, 2), zeros()}
@@ -119,48 +139,37 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 			args = append(args, zeros(N, W-1+K, J))
 		}
 		withDirs := func(a []any) []any {
-			if tr.cfg.Method == "jreg" {
+			if t.cfg.Method == "jreg" {
 				return append(a, zeros(N, D))
 			}
 			return a
 		}
-		if err := inspect(tr.task, withDirs(args)...); err != nil {
+		add("unrolled-gradient", t.task, withDirs(args)...)
+		if t.probe != nil {
+			add("unrolled-probe", t.probe, withDirs(append(args, zeros(N, K, D)))...)
+		}
+	}
+	add("optimizer-step", t.apply)
+	if spec.EvalBatch < 1 || len(spec.Eval) == 0 {
+		return calls, nil
+	}
+	if p == nil {
+		var err error
+		if p, err = t.predictor(spec.EvalBatch); err != nil {
 			return nil, err
 		}
-		if tr.probe != nil {
-			if err := inspect(tr.probe, withDirs(append(args, zeros(N, K, D)))...); err != nil {
-				return nil, err
-			}
-		}
 	}
-	if err := inspect(tr.apply); err != nil {
-		return nil, err
-	}
-	if spec.EvalBatch < 1 || len(spec.Eval) == 0 {
-		return infos, nil
-	}
-	p, err := tr.predictor(spec.EvalBatch)
-	if err != nil {
-		return nil, err
-	}
-	Ne := spec.EvalBatch
+	Ne := p.batch
 	if p.step != nil {
-		if tr.engine != nil && Ne == N {
-			return infos, nil // the training forward step serves evaluation too
+		if t.engine != nil && Ne == N {
+			return calls, nil // the training forward step serves evaluation too
 		}
 		args := []any{zeros(Ne, D)}
 		if J > 0 {
 			args = append(args, zeros(Ne, J))
 		}
-		m, _ := stepperOf(m)
-		for _, s := range m.StateShapes(Ne) {
-			args = append(args, tensors.FromShape(s))
-		}
-		if err := inspect(p.step, args...); err != nil {
-			return nil, err
-		}
-		infos[len(infos)-1].Name = "step-forward-eval"
-		return infos, nil
+		add("step-forward-eval", p.step, append(args, stateOf(Ne)...)...)
+		return calls, nil
 	}
 	seen := map[[2]int]bool{}
 	for _, wh := range spec.Eval {
@@ -176,11 +185,9 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 		if J > 0 {
 			args = append(args, zeros(Ne, wh[0]-1+wh[1], J))
 		}
-		if err := inspect(e, args...); err != nil {
-			return nil, err
-		}
+		add(fmt.Sprintf("unrolled-predict-W%d-H%d", wh[0], wh[1]), e, args...)
 	}
-	return infos, nil
+	return calls, nil
 }
 
 // Largest is the node count of the largest graph in infos.

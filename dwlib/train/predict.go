@@ -32,7 +32,7 @@ type Predictor struct {
 
 	mu    sync.Mutex
 	execs map[int]*mlmodel.Exec // unrolled: one graph per horizon
-	step  *mlmodel.Exec         // step engine: the forward step, shared with the trainer when it has one
+	step  stepExec              // step engine: the forward step (shared, see shared.go)
 }
 
 var (
@@ -49,7 +49,7 @@ func NewPredictor(bk compute.Backend, f Model, maxBatch int) (*Predictor, error)
 
 // newPredictor is NewPredictor with an engine, the trainer's forward-step executable to share (nil:
 // its own) and an inspection hook.
-func newPredictor(bk compute.Backend, f Model, maxBatch int, engine string, step *mlmodel.Exec, hook graphHook) (*Predictor, error) {
+func newPredictor(bk compute.Backend, f Model, maxBatch int, engine string, step stepExec, hook graphHook) (*Predictor, error) {
 	if maxBatch < 1 {
 		return nil, fmt.Errorf("train: NewPredictor: maxBatch = %d, must be >= 1", maxBatch)
 	}
@@ -63,7 +63,15 @@ func newPredictor(bk compute.Backend, f Model, maxBatch int, engine string, step
 		if err != nil {
 			return nil, err
 		}
-		if p.step, err = mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, f.Spec().DriveDim > 0, hook)); err != nil {
+		if fc, ok := f.(*model.Forecaster); ok && hook == nil {
+			sm, err := sharedFor(bk, fc)
+			if err != nil {
+				return nil, err
+			}
+			if p.step, err = sm.bind(sm.fwd, f.Store()); err != nil {
+				return nil, err
+			}
+		} else if p.step, err = mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, f.Spec().DriveDim > 0, hook)); err != nil {
 			return nil, err
 		}
 	}

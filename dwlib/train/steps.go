@@ -23,28 +23,57 @@ type stepEngine struct {
 	L      int
 	dtype  dtypes.DType
 	D, J   int
-	fwd    *mlmodel.Exec
-	bwd    *mlmodel.Exec
-	probe  *mlmodel.Exec // DW only
+	fwd    stepExec
+	bwd    stepExec
+	probe  stepExec // DW only; nil otherwise
 	layout stepLayout
 }
 
-// newStepEngine builds (but does not compile) the step executables of a run.
+// newStepEngine builds (but does not compile) the step executables of a run: shared with every run
+// of the same architecture for a model.Forecaster (shared.go), the run's own otherwise (a user's
+// cell, or an inspection by Graphs).
 func newStepEngine(bk compute.Backend, f Model, m model.Stepper, cfg Config, vars, accums []*mlmodel.Variable, hook graphHook) (*stepEngine, error) {
 	spec := f.Spec()
 	e := &stepEngine{m: m, cfg: cfg, L: f.NumLayers(), dtype: spec.DType, D: spec.StateDim, J: spec.DriveDim}
 	e.layout = stepLayout{hasDrive: spec.DriveDim > 0, nState: len(m.StateShapes(1)), jreg: cfg.Method == "jreg"}
-	var err error
-	if e.fwd, err = mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, e.layout.hasDrive, hook)); err != nil {
-		return nil, err
-	}
-	if e.bwd, err = mlmodel.NewExec(bk, f.Store(), buildBackwardStep(m, e.L, cfg, vars, accums, e.layout, hook)); err != nil {
-		return nil, err
-	}
-	if cfg.Method == "dw" {
-		if e.probe, err = mlmodel.NewExec(bk, f.Store(), buildProbeStep(m, e.L, cfg, e.layout, hook)); err != nil {
+	if fc, ok := f.(*model.Forecaster); ok && hook == nil {
+		// A forecaster's step graphs are shared by every run of its architecture (shared.go).
+		sm, err := sharedFor(bk, fc)
+		if err != nil {
 			return nil, err
 		}
+		ss, err := sm.stepsFor(bk, cfg, e.layout)
+		if err != nil {
+			return nil, err
+		}
+		if e.fwd, err = sm.bind(sm.fwd, f.Store()); err != nil {
+			return nil, err
+		}
+		if e.bwd, err = sm.bind(ss.bwd, f.Store()); err != nil {
+			return nil, err
+		}
+		if ss.probe != nil {
+			if e.probe, err = sm.bind(ss.probe, f.Store()); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	}
+	fwd, err := mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, e.layout.hasDrive, hook))
+	if err != nil {
+		return nil, err
+	}
+	bwd, err := mlmodel.NewExec(bk, f.Store(), buildBackwardStep(m, e.L, cfg, vars, accums, e.layout, hook))
+	if err != nil {
+		return nil, err
+	}
+	e.fwd, e.bwd = fwd, bwd
+	if cfg.Method == "dw" {
+		probe, err := mlmodel.NewExec(bk, f.Store(), buildProbeStep(m, e.L, cfg, e.layout, hook))
+		if err != nil {
+			return nil, err
+		}
+		e.probe = probe
 	}
 	return e, nil
 }
