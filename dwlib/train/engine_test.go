@@ -255,3 +255,27 @@ func TestCompileChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestStepEngineCompilesOnce: a DW session on the step engine builds its graphs in its first
+// epoch (which calibrates) and none after; with the optimizer step, at most 10 executables.
+func TestStepEngineCompilesOnce(t *testing.T) {
+	t.Setenv(EngineEnv, EngineSteps)
+	before := sharedBuilds()
+	s := newFitSession(t, "dw", nil)
+	rec, err := s.RunEpoch(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Calibrations == 0 {
+		t.Fatal("the first epoch did not calibrate")
+	}
+	first := sharedBuilds() - before
+	for range 2 {
+		if _, err := s.RunEpoch(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := sharedBuilds() - before; n != first || n+1 > 10 {
+		t.Errorf("step graphs built: %d in the first epoch, %d after three (+1 optimizer step); want none after the first and at most 10 in all", first, n)
+	}
+}

@@ -73,8 +73,12 @@ func modelValues(t *testing.T, s *Session) []float64 {
 // session for 2 more epochs gives exactly the run of 4 uninterrupted epochs: losses, gains,
 // parameters and the best epoch.
 func TestResumeGivesTheSameRun(t *testing.T) {
-	for _, method := range []string{"dw", "dw/diagonal-gaussian", "jreg"} {
+	for _, method := range []string{"dw", "dw/diagonal-gaussian", "jreg", "steps:dw", "steps:jreg"} {
 		t.Run(method, func(t *testing.T) {
+			if m, ok := strings.CutPrefix(method, "steps:"); ok { // on the step engine
+				t.Setenv(EngineEnv, EngineSteps)
+				method = m
+			}
 			full := newFitSession(t, method, "wave")
 			if err := full.Fit(nil, nil); err != nil {
 				t.Fatal(err)
