@@ -238,19 +238,28 @@ func (p *Predictor) forecastSteps(nw int, hist, drive []float64, W, H int) ([][]
 	for i := range preds {
 		preds[i] = make([][]float64, H)
 	}
+	out := make([]*tensors.Tensor, H) // read after the loop: a read waits for the device
+	defer func() {
+		for _, t := range out {
+			release(t, nil)
+		}
+	}()
 	for h := range H {
 		next, err := step(x, W-1+h)
-		x.FinalizeAll()
+		if h == 0 {
+			x.FinalizeAll() // the history's last state; later x are kept in out
+		}
 		if err != nil {
 			return nil, err
 		}
-		x = next
-		vals := tensorValues(x)
+		x, out[h] = next, next
+	}
+	for h, t := range out {
+		vals := tensorValues(t)
 		for i := range nw {
 			preds[i][h] = vals[i*D : (i+1)*D : (i+1)*D]
 		}
 	}
-	x.FinalizeAll()
 	return preds, nil
 }
 

@@ -202,9 +202,6 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 	if err != nil {
 		return r, err
 	}
-	if t.ctrl != nil {
-		r.residuals = e.residuals(b, preds)
-	}
 	gains := t.Gains()
 	w := scalarTensor(e.dtype, weight)
 	one, zero := scalarTensor(e.dtype, 1), scalarTensor(e.dtype, 0)
@@ -250,13 +247,21 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 		gk.FinalizeAll()
 		return outs, err
 	}
+	losses := make([]*tensors.Tensor, K)
+	moments := make([][2]*tensors.Tensor, K)
+	defer func() {
+		for k := range K {
+			release(losses[k], nil)
+			release(moments[k][0], nil)
+			release(moments[k][1], nil)
+		}
+	}()
 	for k := K - 1; k >= 0; k-- {
 		outs, err := backward(k, xs[k], states[k])
 		if err != nil {
 			return r, fmt.Errorf("train: microbatch %d, rollout step %d: %w", t.steps, k, err)
 		}
-		r.loss += tensors.ToScalar[float64](convert(outs[0]))
-		outs[0].FinalizeAll()
+		losses[k] = outs[0] // read after the loop: a read waits for the device
 		release(xBar, a.zeroX)
 		releaseAll(sBar)
 		xBar, sBar = outs[1], outs[2:2+ns]
@@ -275,9 +280,7 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 				return r, fmt.Errorf("train: microbatch %d, probes at rollout step %d: %w", t.steps, k, err)
 			}
 			i := 0
-			mTot, mNoise := FromTensor(outs[i]), FromTensor(outs[i+1])
-			copy(r.tot[k*e.L:(k+1)*e.L], toSym2(mTot))
-			copy(r.nz[k*e.L:(k+1)*e.L], toSym2(mNoise))
+			moments[k] = [2]*tensors.Tensor{outs[i], outs[i+1]}
 			i += 2
 			release(xTot, a.zeroX)
 			releaseAll(sTot)
@@ -291,6 +294,17 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 			release(xBar, a.zeroX)
 			releaseAll(sBar)
 			xBar, sBar = a.zeroX, e.zeros(a.n)
+		}
+	}
+	if t.ctrl != nil { // read after the backward calls are queued, so the device is not waited for between them
+		r.residuals = e.residuals(b, preds)
+	}
+	// Sum in the order the unrolled graph's loss does not fix either: step by step, first to last.
+	for k := range K {
+		r.loss += tensors.ToScalar[float64](convert(losses[k]))
+		if calibrate {
+			copy(r.tot[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][0])))
+			copy(r.nz[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][1])))
 		}
 	}
 	if calibrate {
