@@ -296,17 +296,6 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 			xBar, sBar = a.zeroX, e.zeros(a.n)
 		}
 	}
-	if t.ctrl != nil { // read after the backward calls are queued, so the device is not waited for between them
-		r.residuals = e.residuals(b, preds)
-	}
-	// Sum in the order the unrolled graph's loss does not fix either: step by step, first to last.
-	for k := range K {
-		r.loss += tensors.ToScalar[float64](convert(losses[k]))
-		if calibrate {
-			copy(r.tot[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][0])))
-			copy(r.nz[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][1])))
-		}
-	}
 	if calibrate {
 		release(xTot, a.zeroX)
 		releaseAll(sTot)
@@ -331,6 +320,17 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 	}
 	release(xBar, a.zeroX)
 	releaseAll(sBar)
+	if t.ctrl != nil { // read after the backward calls are queued, so the device is not waited for between them
+		r.residuals = e.residuals(b, preds)
+	}
+	// Sum in the order the unrolled graph's loss does not fix either: step by step, first to last.
+	for k := range K {
+		r.loss += tensors.ToScalar[float64](convert(losses[k]))
+		if calibrate {
+			copy(r.tot[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][0])))
+			copy(r.nz[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][1])))
+		}
+	}
 	return r, nil
 }
 
