@@ -223,7 +223,7 @@ func TestJSONSamplerRestoredByName(t *testing.T) {
 	m["sampler"].(map[string]any)["name"] = "nope"
 	bad, _ := json.Marshal(m)
 	var d Controller
-	if err := json.Unmarshal(bad, &d); err == nil || !strings.Contains(err.Error(), `unknown sampler "nope" (valid: diagonal-gaussian, generic)`) {
+	if err := json.Unmarshal(bad, &d); err == nil || !strings.Contains(err.Error(), `unknown sampler "nope" (valid: diagonal-gaussian, generic, spectral)`) {
 		t.Errorf("unknown sampler name: err = %v", err)
 	}
 	if d.Config().K != 0 {

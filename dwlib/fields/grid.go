@@ -3,26 +3,22 @@ package fields
 import (
 	"math"
 
-	"gonum.org/v1/gonum/dsp/fourier"
+	"github.com/internal-dw/dwgo/dwlib/internal/fft2"
 )
 
 // grid is a periodic NX × NY grid on [0, LX) × [0, LY) with its spectral operators. A field is a
 // []float64 of NY rows of NX values (x is the fast index); its spectrum a []complex128 of the same
 // layout.
 type grid struct {
-	nx, ny  int
-	kx, ky  []float64 // angular wavenumbers of each column and row index
-	keep    []bool    // the 2/3 de-aliasing mask, per spectral index
-	k2      []float64 // |k|², per spectral index
-	fx, fy  *fourier.CmplxFFT
-	row     []complex128
-	col     []complex128
-	scratch []complex128
+	nx, ny int
+	kx, ky []float64 // angular wavenumbers of each column and row index
+	keep   []bool    // the 2/3 de-aliasing mask, per spectral index
+	k2     []float64 // |k|², per spectral index
+	plan   *fft2.Plan
 }
 
 func newGrid(nx, ny int, lx, ly float64) *grid {
-	g := &grid{nx: nx, ny: ny, fx: fourier.NewCmplxFFT(nx), fy: fourier.NewCmplxFFT(ny),
-		row: make([]complex128, nx), col: make([]complex128, ny), scratch: make([]complex128, nx*ny)}
+	g := &grid{nx: nx, ny: ny, plan: fft2.New(nx, ny)}
 	g.kx, g.ky = wavenumbers(nx, lx), wavenumbers(ny, ly)
 	g.keep = make([]bool, nx*ny)
 	g.k2 = make([]float64, nx*ny)
@@ -59,48 +55,11 @@ func absIndex(i, n int) int {
 }
 
 // forward returns the (unnormalised) spectrum of the real field f in dst.
-func (g *grid) forward(dst []complex128, f []float64) {
-	for i, v := range f {
-		dst[i] = complex(v, 0)
-	}
-	g.transform(dst, false)
-}
+func (g *grid) forward(dst []complex128, f []float64) { g.plan.Forward(dst, f) }
 
 // inverse returns the real field of the spectrum fh in dst (normalised: inverse(forward(f)) = f).
 // fh is left unchanged.
-func (g *grid) inverse(dst []float64, fh []complex128) {
-	copy(g.scratch, fh)
-	g.transform(g.scratch, true)
-	s := 1 / float64(g.nx*g.ny)
-	for i, v := range g.scratch {
-		dst[i] = real(v) * s
-	}
-}
-
-// transform applies the 2-D transform in place (inverse: unnormalised backward transform).
-func (g *grid) transform(a []complex128, inverse bool) {
-	for iy := range g.ny {
-		r := a[iy*g.nx : (iy+1)*g.nx]
-		if inverse {
-			g.fx.Sequence(r, r)
-		} else {
-			g.fx.Coefficients(r, r)
-		}
-	}
-	for ix := range g.nx {
-		for iy := range g.ny {
-			g.col[iy] = a[iy*g.nx+ix]
-		}
-		if inverse {
-			g.fy.Sequence(g.col, g.col)
-		} else {
-			g.fy.Coefficients(g.col, g.col)
-		}
-		for iy := range g.ny {
-			a[iy*g.nx+ix] = g.col[iy]
-		}
-	}
-}
+func (g *grid) inverse(dst []float64, fh []complex128) { g.plan.Inverse(dst, fh) }
 
 // dx and dy return the spectra of ∂/∂x and ∂/∂y of fh in dst.
 func (g *grid) dx(dst, fh []complex128) {

@@ -20,7 +20,7 @@ func TestNew(t *testing.T) {
 		{"default generic", "generic", nil, "", 0.99},
 		{"generic with beta", "generic", []Config{GenericConfig{Beta: 0.9}}, "", 0.9},
 		{"generic with pointer config", "generic", []Config{&GenericConfig{Beta: 0.5}}, "", 0.5},
-		{"unknown name lists valid names", "gaussian", nil, `unknown sampler "gaussian" (valid: diagonal-gaussian, generic)`, 0},
+		{"unknown name lists valid names", "gaussian", nil, `unknown sampler "gaussian" (valid: diagonal-gaussian, generic, spectral)`, 0},
 		{"config of another sampler", "generic", []Config{otherConfig{}}, `given a config for sampler "spectral"`, 0},
 		{"bad beta", "generic", []Config{GenericConfig{Beta: 1.5}}, "GenericConfig.Beta = 1.5", 0},
 		{"two configs", "generic", []Config{GenericConfig{}, GenericConfig{}}, "at most one config", 0},
