@@ -25,6 +25,7 @@ type Stepper interface {
 var (
 	_ Stepper = (*Forecaster)(nil)
 	_ Stepper = (*Custom)(nil)
+	_ Stepper = (*UNet)(nil)
 )
 
 // StateShapes lists the shapes of the blocks' recurrent state for a batch of n, block after block

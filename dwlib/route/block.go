@@ -35,6 +35,18 @@ type Record struct {
 	// FIn is the forward-identity node feeding F: dq/dFIn = J_Fᵀ dq/dy is the nonlinear-route
 	// message d_F (with a recurrent state, it also carries what later steps send back through it).
 	FIn *Node
+	// SkipIn, set by Merge, is the forward-identity node feeding a skip path that is not the
+	// identity (a projection) or a merge followed by an activation: dq/dSkipIn is then the
+	// skip-route message d_I. For x + F(x) it equals dq/dY and is left nil.
+	SkipIn *Node
+}
+
+// identityNode is the node whose gradient is the identity-route message.
+func (r Record) identityNode() *Node {
+	if r.SkipIn != nil {
+		return r.SkipIn
+	}
+	return r.Y
 }
 
 // Block returns x + F(x): forward unchanged, backward v -> alpha*v + m*J_F^T v.
@@ -57,6 +69,25 @@ func BlockRecorded(x *Node, F func(*Node) *Node, alpha, m *Node) (*Node, Record)
 	identity := scaleGradient(x, alpha)
 	y := Add(identity, out)
 	return y, Record{Y: y, FIn: fIn}
+}
+
+// Merge is the general routed merge skip(x) + branch(x): forward unchanged, backward
+// v ↦ α·J_skipᵀ v + m·J_branchᵀ v. It covers residual blocks whose skip path is a projection (a
+// 1×1 convolution where the channel count changes) and, since what follows the sum (an activation)
+// is the caller's, post-activation blocks such as the U-Net's act(branch(x) + skip(x)). With
+// skip the identity it is Block. The returned node is the sum.
+func Merge(x *Node, skip, branch func(*Node) *Node, alpha, m *Node) *Node {
+	y, _ := MergeRecorded(x, skip, branch, alpha, m)
+	return y
+}
+
+// MergeRecorded is Merge that also returns the nodes the route probes need (Record.SkipIn set).
+func MergeRecorded(x *Node, skip, branch func(*Node) *Node, alpha, m *Node) (*Node, Record) {
+	fIn := scaleGradient(x, m)
+	out := branch(fIn)
+	skipIn := scaleGradient(x, alpha)
+	y := Add(skip(skipIn), out)
+	return y, Record{Y: y, FIn: fIn, SkipIn: skipIn}
 }
 
 // BlockWithState is Block for an F that also reads and writes recurrent state carried between

@@ -61,6 +61,14 @@ func (r *Router) Block(k, l int, x *Node, F func(*Node) *Node) *Node {
 	return y
 }
 
+// Merge is route.Merge with the gains of (k, l), recorded for the probes.
+func (r *Router) Merge(k, l int, x *Node, skip, branch func(*Node) *Node) *Node {
+	alpha, m := r.Gain(k, l)
+	y, rec := MergeRecorded(x, skip, branch, alpha, m)
+	r.record(k, l, rec)
+	return y
+}
+
 // BlockWithState is route.BlockWithState with the gains of (k, l), recorded for the probes.
 func (r *Router) BlockWithState(k, l int, x *Node, h []*Node, F func(x *Node, h []*Node) (*Node, []*Node)) (*Node, []*Node) {
 	alpha, m := r.Gain(k, l)
@@ -98,7 +106,7 @@ func (r *Router) MessagesWith(q *Node, extra ...*Node) (dI, dF [][]*Node, extraG
 	for k := range r.K {
 		for l := range r.L {
 			if rec := r.records[k][l]; rec.Y != nil {
-				wrt = append(wrt, rec.Y, rec.FIn)
+				wrt = append(wrt, rec.identityNode(), rec.FIn)
 			}
 		}
 	}

@@ -27,6 +27,7 @@ type Model interface {
 var (
 	_ Model = (*model.Forecaster)(nil)
 	_ Model = (*model.Custom)(nil)
+	_ Model = (*model.UNet)(nil)
 )
 
 // customJSON is the "model" part of a checkpoint's identity for a Model that is not a
