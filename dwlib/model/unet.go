@@ -200,7 +200,7 @@ func (u *UNet) StepState(router *route.Router, k int, x, d *Node, state []*Node)
 	}
 	// [N, F·D] channel-major per frame → [N, H, W, F·C]
 	img := Transpose(Reshape(frames, n, c.Frames*c.Channels, c.Height, c.Width), 1, 2) // [N, H, F·C, W]
-	img = Transpose(img, 2, 3)                                                          // [N, H, W, F·C]
+	img = Transpose(img, 2, 3)                                                         // [N, H, W, F·C]
 	if !c.NoGrid {
 		img = Concatenate([]*Node{img, u.grid(g, n)}, -1)
 	}
