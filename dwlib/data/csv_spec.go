@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,9 @@ type CSVSpec struct {
 	// Calendar adds sine/cosine calendar coordinates of each row's
 	// timestamp to the drive (after the Drive columns): CalendarAuto (or
 	// "") for the phases that vary at the step ([CalendarNamesFor]), when
-	// there is a time column; CalendarNone for none.
+	// there is a time column; CalendarNone for none. The phases are computed
+	// in UTC ([CalendarFeatures]), whatever offset each timestamp is written
+	// with.
 	Calendar string `json:"calendar,omitempty"`
 
 	// Delimiter separates fields: one character; "": ",".
@@ -290,6 +293,11 @@ func (sp CSVSplit) validate() error {
 			if f.v < 1 {
 				return fmt.Errorf("split.%s: %d, must be >= 1", f.name, f.v)
 			}
+		}
+		// Their sum is a row index: one that overflows an int would wrap to a small or negative
+		// bound and index out of range.
+		if sp.TrainRows > math.MaxInt-sp.ValRows || sp.TrainRows+sp.ValRows > math.MaxInt-sp.TestRows {
+			return fmt.Errorf("split: train_rows + val_rows + test_rows (%d + %d + %d) overflows; give the row counts of the file", sp.TrainRows, sp.ValRows, sp.TestRows)
 		}
 	}
 	return nil
