@@ -55,3 +55,42 @@ func TestReadConfigHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestRunDirectoryFollowsNoSymlink (issue 40, defect 13): a symbolic link planted in a run
+// directory under the name of a file the run writes (the lock, config.json, result.json, the
+// checkpoints) is refused by name before anything is read or written through it: its target is
+// left as it was, and so is the link.
+func TestRunDirectoryFollowsNoSymlink(t *testing.T) {
+	for _, name := range []string{LockFile, ConfigFile, ResultFile, CheckpointFile, BestFile} {
+		t.Run(name, func(t *testing.T) {
+			cfg := quickCfg(t, "full", 0)
+			opt := quickOptions(t)
+			dir, err := opt.Dir(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(t.TempDir(), "precious")
+			const content = "not yours\n"
+			if err := os.WriteFile(target, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(dir, name)
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Run(cfg, opt)
+			if b, _ := os.ReadFile(target); string(b) != content {
+				t.Fatalf("the link's target was written: %q", b)
+			}
+			if err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "symbolic link") {
+				t.Fatalf("Run with a link named %s: %v, want a refusal naming %s as a symbolic link", name, err, link)
+			}
+			if fi, lerr := os.Lstat(link); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("the refused link was removed or replaced: %v", lerr)
+			}
+		})
+	}
+}
