@@ -409,6 +409,13 @@ func cmdSweep(args []string) error {
 	if err := sf.needsDir(fs); err != nil {
 		return err
 	}
+	if *save && sf.dir == "" {
+		dir, err := resultsDir(*results, "-results") // before any training
+		if err != nil {
+			return err
+		}
+		*results = dir
+	}
 	if sf.dir != "" {
 		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-archive-each": *archiveEach, "-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
 	}
@@ -506,6 +513,13 @@ func cmdTable(args []string) error {
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *save {
+		dir, err := resultsDir(*results, "-results") // before any run is read or baseline scored
+		if err != nil {
+			return err
+		}
+		*results = dir
 	}
 	_, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
