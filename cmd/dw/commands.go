@@ -207,7 +207,12 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 		return err
 	}
 	fmt.Fprintf(stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
-	_, statErr := os.Stat(filepath.Join(dir, experiment.ResultFile))
+	from := "" // where a finished run's result is read back from
+	if !rf.force {
+		if _, p, err := experiment.ReadFinished(c, opt); err == nil {
+			from = p
+		}
+	}
 	r, err := experiment.Run(c, opt)
 	if err != nil {
 		switch {
@@ -220,12 +225,17 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 		}
 		return err
 	}
-	if statErr == nil && !rf.force {
+	path := filepath.Join(dir, experiment.ResultFile)
+	switch {
+	case from == path:
 		fmt.Fprintf(stderr, "dw: %s has finished before: its result is read back, nothing trained (use -force to retrain)\n", c.Name())
+	case from != "":
+		path = from
+		fmt.Fprintf(stderr, "dw: %s has finished before: its result is read back from the archive (%s), nothing trained (use -force to retrain)\n", c.Name(), from)
 	}
 	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins); best epoch %d of %d (val %.5f, stopped: %s); %.2f s/epoch; %s\n",
 		c.Name(), r.Test.RelL2, c.HEval, r.Test.Units, r.Test.Origins, r.BestEpoch, len(r.Epochs), r.BestVal, r.StopReason,
-		r.SecondsPerEpoch, filepath.Join(dir, experiment.ResultFile))
+		r.SecondsPerEpoch, path)
 	return nil
 }
 
