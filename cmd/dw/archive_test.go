@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -94,5 +98,48 @@ func TestCorruptArchiveRefusedEverywhere(t *testing.T) {
 				t.Errorf("dw %s wrote %v", cmd, f)
 			}
 		})
+	}
+}
+
+// TestOldResultSaysUnchecked (issue 40, defect 9): an archived result written before results
+// carried a checksum is still read back, and dw table says it was read without an integrity check.
+func TestOldResultSaysUnchecked(t *testing.T) {
+	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	score := trainQuickNARMA(t, runs, cache)
+	if _, err := dw(t, "archive", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", runs, "-archive", archive); err != nil {
+		t.Fatal(err)
+	}
+	archived := filepath.Join(archive, "quick", "narma5", "full-K8-s2", "result.json.gz")
+	args := []string{"table", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", t.TempDir(), "-archive", archive, "-cache", cache, "-baselines=false"}
+	const note = "read without an integrity check (written before results carried a checksum): quick/narma5/full-K8-s2"
+	if table, logs, err := dwLogs(t, args...); err != nil || !strings.Contains(table, rounded(t, score)) || strings.Contains(logs, note) {
+		t.Fatalf("dw table: %v\n%s\n%s", err, table, logs)
+	}
+	zr, err := os.Open(archived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := gzip.NewReader(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(gr)
+	zr.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := regexp.MustCompile(`,"sha256":"[0-9a-f]+"`).ReplaceAll(doc, nil)
+	if bytes.Equal(old, doc) {
+		t.Fatalf("no checksum in %s", doc)
+	}
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(old)
+	w.Close()
+	if err := os.WriteFile(archived, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if table, logs, err := dwLogs(t, args...); err != nil || !strings.Contains(table, rounded(t, score)) || !strings.Contains(logs, note) {
+		t.Errorf("dw table of a result without a checksum: %v\n%s\n%s\nwant it read, and %q", err, table, logs, note)
 	}
 }

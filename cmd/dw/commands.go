@@ -225,6 +225,7 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 		}
 		return err
 	}
+	noteUnchecked([]*experiment.Result{r})
 	path := filepath.Join(dir, experiment.ResultFile)
 	switch {
 	case from == path:
@@ -454,6 +455,7 @@ func cmdSweep(args []string) error {
 		return err
 	}
 	rs, failed := experiment.Results(outs)
+	noteUnchecked(rs)
 	sets, berr := resultBaselines(*withBaselines, rs, rf)
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
@@ -548,6 +550,7 @@ func cmdTable(args []string) error {
 		}
 		rs = append(rs, r)
 	}
+	noteUnchecked(rs)
 	sets, berr := resultBaselines(*withBaselines, rs, rf)
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprint(stdout, table)

@@ -24,6 +24,24 @@ type runSummary struct {
 	Parameters      int       `json:"parameters"`
 }
 
+// noteUnchecked says which results were read without an integrity check: those written before
+// results carried a checksum (experiment.Result.HasChecksum), read back as they are.
+func noteUnchecked(rs []*experiment.Result) {
+	var names []string
+	for _, r := range rs {
+		if !r.HasChecksum() {
+			names = append(names, r.Config.Name())
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("and %d more", len(names)-3))
+	}
+	fmt.Fprintf(stderr, "dw: read without an integrity check (written before results carried a checksum): %s\n", strings.Join(names, ", "))
+}
+
 // commandLine is this process's command line as "dw ARGS", for the saved tables.
 func commandLine() string {
 	return strings.Join(append([]string{"dw"}, os.Args[1:]...), " ")
