@@ -140,8 +140,14 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	if testbeds == "" && !df.given() || methods == "" {
 		return nil, rf, nil, usageError{errors.New("-testbed and -method are required, or -data FILE and -method (dw list shows the valid names)")}
 	}
-	grid := experiment.Grid{Testbeds: splitList(testbeds), Methods: splitList(methods)}
 	var err error
+	grid := experiment.Grid{}
+	if grid.Testbeds, err = listElems("testbed", testbeds); err != nil {
+		return nil, rf, nil, err
+	}
+	if grid.Methods, err = listElems("method", methods); err != nil {
+		return nil, rf, nil, err
+	}
 	if grid.Data, err = df.csv(); err != nil {
 		return nil, rf, nil, err
 	}
@@ -309,8 +315,14 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
 	}
-	grid := experiment.Grid{Testbeds: splitList(g.testbeds), Methods: splitList(g.methods)}
 	var err error
+	grid := experiment.Grid{}
+	if grid.Testbeds, err = listElems("testbeds", g.testbeds); err != nil {
+		return nil, err
+	}
+	if grid.Methods, err = listElems("methods", g.methods); err != nil {
+		return nil, err
+	}
 	if grid.Data, err = g.data.csv(); err != nil {
 		return nil, err
 	}
@@ -330,7 +342,11 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 // twice would count one run twice in the table's mean and sd).
 func parseSeeds(list string) ([]uint64, error) {
 	var out []uint64
-	for _, s := range splitList(list) {
+	elems, err := listElems("seeds", list)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range elems {
 		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-seeds: %q is not a seed", s)}
@@ -349,7 +365,11 @@ func parseSeeds(list string) ([]uint64, error) {
 // parseKs parses the comma-separated -K list (empty: the profile's K), no K twice.
 func parseKs(list string) ([]int, error) {
 	var out []int
-	for _, s := range splitList(list) {
+	elems, err := listElems("K", list)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range elems {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 1 {
 			return nil, usageError{fmt.Errorf("-K: %q is not a horizon", s)}
@@ -371,6 +391,23 @@ func (g *gridFlags) resolve(profile string) ([]experiment.Job, []experiment.RunC
 	}
 	cfgs, err := experiment.ResolveJobs(profile, jobs)
 	return jobs, cfgs, err
+}
+
+// listElems splits a comma-separated list flag like splitList, but refuses an empty element
+// ("1,,2", "1,", ",1"): a slip in a list would otherwise run fewer runs than the command line
+// says, without a word. An empty or blank value is an empty list.
+func listElems(flag, s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	for i, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			return nil, usageError{fmt.Errorf("-%s %q: element %d of the list is empty", flag, s, i+1)}
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func splitList(s string) []string {
@@ -404,7 +441,7 @@ func cmdSweep(args []string) error {
 	save := fs.Bool("save", false, "also write the table to <results>/<profile>-<preset>.md (and the runs and baselines as JSON)")
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	withBaselines := registerBaselines(fs)
-	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1)")
+	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1; capped at what the machine's memory holds)")
 	archiveEach := registerArchiveEach(fs)
 	var sf slurmFlags
 	sf.register(fs)

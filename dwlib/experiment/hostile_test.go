@@ -94,3 +94,73 @@ func TestRunDirectoryFollowsNoSymlink(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeSizesRefusedByMemory (issue 40, defect 6): sizes whose lower-bound memory estimate
+// exceeds the machine are refused by Run before anything is built or written, naming the fields
+// and the estimate; the profiles' own sizes pass with room to spare.
+func TestHugeSizesRefusedByMemory(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		name string
+		edit func(*RunConfig)
+		want string // "": fits in 1 GiB
+	}{
+		{"quick as resolved", func(*RunConfig) {}, ""},
+		{"hidden 100000", func(c *RunConfig) { c.Model.Hidden = 100000 }, "model.hidden and model.layers need at least"},
+		{"hidden 1e9", func(c *RunConfig) { c.Model.Hidden = 1e9 }, "model.hidden and model.layers need at least"},
+		{"layers 1000000", func(c *RunConfig) { c.Model.Layers = 1000000 }, "need at least"},
+		{"num_traj 1e9", func(c *RunConfig) { c.Data.NumTraj = 1e9 }, "data.num_traj and data.length need at least"},
+		{"eval_batch 1e9", func(c *RunConfig) { c.Fit.EvalBatch = 1e9 }, "fit.eval_batch need at least"},
+		{"batch_size 1e9", func(c *RunConfig) { c.Train.BatchSize = 1e9 }, "train.batch_size need at least"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := quickCfg(t, "dw", 0)
+			tc.edit(&c)
+			err := c.checkMemoryOf(gib)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "1 GiB of memory") {
+				t.Fatalf("checkMemoryOf(1 GiB): %v, want an error containing %q", err, tc.want)
+			}
+			if tc.name != "hidden 1e9" {
+				return
+			}
+			opt := quickOptions(t) // beyond any machine: Run refuses it and writes nothing
+			if _, err := Run(c, opt); err == nil || !strings.Contains(err.Error(), "model.hidden") {
+				t.Errorf("Run: %v, want the memory refusal", err)
+			}
+			if e := dirEntries(t, opt.RunsDir); len(e) > 0 {
+				t.Errorf("the refused run wrote %v", e)
+			}
+		})
+	}
+	paper, err := Resolve(Paper, "mackey-glass", "dw", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := paper.checkMemoryOf(4 * gib); err != nil {
+		t.Errorf("the paper profile does not fit in 4 GiB by the estimate: %v", err)
+	}
+}
+
+// TestJobCap (issue 40, minor): a sweep's concurrent runs are capped at what the machine's memory
+// holds, counting each run at its estimate plus the measured overhead of a quick run.
+func TestJobCap(t *testing.T) {
+	cfgs := []RunConfig{quickCfg(t, "full", 0), quickCfg(t, "dw", 0)}
+	for _, tc := range []struct {
+		memory   float64
+		min, max int
+	}{
+		{1 << 30, 30, 64}, // 1 GiB: at most 64 runs of 16 MiB overhead each
+		{14e9, 400, 834},  // the 13.9 GB 1000 quick runs took
+		{1 << 20, 1, 1},   // less than one run: still one
+	} {
+		if got := jobCap(cfgs, tc.memory); got < tc.min || got > tc.max {
+			t.Errorf("jobCap(%s) = %d, want %d..%d", formatBytes(tc.memory), got, tc.min, tc.max)
+		}
+	}
+}

@@ -156,6 +156,10 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 			return r, nil
 		}
 	}
+	// Before the backend, the lock or any graph: a size that cannot fit is refused by name.
+	if err := cfg.checkMemory(); err != nil {
+		return nil, err
+	}
 	bk, err := opt.backend()
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: backend: %w", cfg.Name(), err)
