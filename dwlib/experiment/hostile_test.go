@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
 // TestReadConfigHostile is the hostile-input suite of issue 40 for -config files: a key given
@@ -162,5 +164,24 @@ func TestJobCap(t *testing.T) {
 		if got := jobCap(cfgs, tc.memory); got < tc.min || got > tc.max {
 			t.Errorf("jobCap(%s) = %d, want %d..%d", formatBytes(tc.memory), got, tc.min, tc.max)
 		}
+	}
+}
+
+// TestConfigMismatchNamesFields (issue 40, minor): a result of another configuration in a run's
+// directory is refused naming the fields that differ, with both values.
+func TestConfigMismatchNamesFields(t *testing.T) {
+	cfg := quickCfg(t, "full", 0)
+	other := cfg
+	other.Fit.Epochs, other.Train.LR = cfg.Fit.Epochs+1, cfg.Train.LR*2
+	r := &Result{Version: resultVersion, Config: other, Test: TestScore{RelL2: 1, PerHorizon: make([]float64, other.HEval)}, Epochs: []train.EpochRecord{{Epoch: 1}}}
+	path := filepath.Join(t.TempDir(), ResultFile)
+	err := sameRun(r, cfg, Options{}, path)
+	for _, want := range []string{path, fmt.Sprintf("fit.epochs %d ≠ %d", other.Fit.Epochs, cfg.Fit.Epochs), "train.lr", "use Force"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("sameRun: %v, want it to mention %q", err, want)
+		}
+	}
+	if d := configDiff(cfg, cfg); len(d) != 0 {
+		t.Errorf("configDiff of a configuration with itself: %v", d)
 	}
 }

@@ -295,7 +295,8 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 // where the result records data files (ETT), the same files now.
 func sameRun(r *Result, cfg RunConfig, opt Options, path string) error {
 	if !sameConfig(r.Config, cfg) {
-		return fmt.Errorf("experiment: %s holds a result for another configuration; use Force to replace it", path)
+		return fmt.Errorf("experiment: %s holds a result for another configuration (%s, the result's first); use Force to replace it",
+			path, diffSummary(configDiff(r.Config, cfg)))
 	}
 	if len(r.DataFiles) == 0 {
 		return nil // a generated testbed, or a result written before data files were recorded
