@@ -394,10 +394,11 @@ func (g *gridFlags) resolve(profile string) ([]experiment.Job, []experiment.RunC
 }
 
 // listElems splits a comma-separated list flag like splitList, but refuses an empty element
-// ("1,,2", "1,", ",1"): a slip in a list would otherwise run fewer runs than the command line
-// says, without a word. An empty or blank value is an empty list.
+// beside others ("1,,2", "1,", ",1"): a slip in a list would otherwise run fewer runs than the
+// command line says, without a word. A value with no element at all ("", ",") is an empty list,
+// which the callers refuse in their own words.
 func listElems(flag, s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
+	if len(splitList(s)) == 0 {
 		return nil, nil
 	}
 	var out []string
