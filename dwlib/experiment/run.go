@@ -141,18 +141,16 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	}
 	// A finished run is read back without the lock (its files are only ever replaced atomically),
 	// so reading results never waits for, or is refused by, a run working in the same directory.
-	// A result that is there but unreadable or of another run is refused, naming its file, as
-	// ReadFinished's other callers (dw table) refuse it: training over a corrupt archived result
-	// would silently replace a finished run by another.
+	// An archived result that is there but unreadable or of another run is refused, naming its
+	// file, as ReadFinished's other callers (dw table) refuse it: training over it would silently
+	// replace a finished run by another. One in the run directory is refused by runLocked, under
+	// the lock, as before.
 	if !opt.Force {
 		r, p, err := ReadFinished(cfg, opt)
-		if err != nil {
-			if p != filepath.Join(dir, ResultFile) {
-				return nil, fmt.Errorf("%w (an archived result: restore or remove it, or use Force to train anew)", err)
-			}
-			return nil, fmt.Errorf("%w (use Force to replace it)", err)
-		}
-		if r != nil {
+		switch {
+		case err != nil && p != filepath.Join(dir, ResultFile):
+			return nil, fmt.Errorf("%w (an archived result: restore or remove it, or use Force to train anew)", err)
+		case err == nil && r != nil:
 			return r, nil
 		}
 	}
