@@ -17,6 +17,11 @@ func Cached[T any](name string, config any, dataSeed int64, compute func() (T, e
 		var zero T
 		return zero, err
 	}
+	return CachedIn(c, name, config, dataSeed, compute)
+}
+
+// CachedIn is Cached in the cache c (as runcache.DefaultIn gives for a command's own directories).
+func CachedIn[T any](c *runcache.Cache, name string, config any, dataSeed int64, compute func() (T, error)) (T, error) {
 	v, _, err := runcache.Get(c, name, config, dataSeed, compute)
 	return v, err
 }

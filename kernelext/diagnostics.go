@@ -5,6 +5,7 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/appdiag"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/kernelext/runcache"
 )
 
 // checkpointKey identifies a run's best parameters in the cache keys of UtilityOf and
@@ -58,12 +59,21 @@ func bestOf(cfg experiment.RunConfig, opt experiment.Options) (*experiment.Resul
 // under the run, its best epoch and validation loss, and ucfg with its defaults filled. It
 // returns the run's result too.
 func UtilityOf(cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experiment.Options) (*appdiag.UtilityResult, *experiment.Result, error) {
+	c, err := runcache.Default()
+	if err != nil {
+		return nil, nil, err
+	}
+	return UtilityOfIn(c, cfg, ucfg, opt)
+}
+
+// UtilityOfIn is UtilityOf with its measurement kept in the cache c.
+func UtilityOfIn(c *runcache.Cache, cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experiment.Options) (*appdiag.UtilityResult, *experiment.Result, error) {
 	res, ck, err := bestOf(cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	ucfg = ucfg.Defaults()
-	u, err := Cached("appdiag-utility", struct {
+	u, err := CachedIn(c, "appdiag-utility", struct {
 		Checkpoint checkpointKey
 		Config     appdiag.UtilityConfig
 	}{ck, ucfg}, 0, func() (*appdiag.UtilityResult, error) {
@@ -77,6 +87,15 @@ func UtilityOf(cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experim
 // of split, once, cached like UtilityOf under the run's best checkpoint, split and ncfg with its
 // defaults filled. It returns the run's result too.
 func NoiseResponseOf(cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg appdiag.NoiseConfig, opt experiment.Options) (*appdiag.NoiseResponse, *experiment.Result, error) {
+	c, err := runcache.Default()
+	if err != nil {
+		return nil, nil, err
+	}
+	return NoiseResponseOfIn(c, cfg, split, ncfg, opt)
+}
+
+// NoiseResponseOfIn is NoiseResponseOf with its measurement kept in the cache c.
+func NoiseResponseOfIn(c *runcache.Cache, cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg appdiag.NoiseConfig, opt experiment.Options) (*appdiag.NoiseResponse, *experiment.Result, error) {
 	res, ck, err := bestOf(cfg, opt)
 	if err != nil {
 		return nil, nil, err
@@ -85,7 +104,7 @@ func NoiseResponseOf(cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg ap
 	if err := ncfg.Validate(); err != nil {
 		return nil, nil, err
 	}
-	r, err := Cached("appdiag-noise", struct {
+	r, err := CachedIn(c, "appdiag-noise", struct {
 		Checkpoint checkpointKey
 		Split      appdiag.NoiseSplit
 		Config     appdiag.NoiseConfig

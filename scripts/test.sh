@@ -5,7 +5,7 @@
 #   2. go test ./... (unit tests, float64 gradient checks, examples) on the pure-Go backend, after
 #      scripts/slurm-setup.sh has installed and started a single-node Slurm for the dw sweep -slurm
 #      end-to-end test (DW_SLURM=1; DW_SKIP_SLURM=1 skips both on machines without apt or root,
-#      or with a Slurm of their own);
+#      or with a Slurm of their own), then go test -race over the packages with concurrency;
 #   3. the notebooks executed headless in the quick profile (DW_SKIP_NOTEBOOKS=1 skips this step
 #      on machines without apt). Unless it is set, scripts/setup.sh installs Jupyter, GoNB and the
 #      kernel before step 2, whose kernelext.TestRunNotebooksUsesThisCheckout runs a notebook.
@@ -44,6 +44,13 @@ if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]]; then
 fi
 echo "== go test ./..."
 go test -count=1 -timeout 20m ./...
+# The race detector over the packages with concurrency: sweep jobs and run-directory locks
+# (dwlib/experiment), the data and run caches, atomic writes. -race turns on checkptr, which
+# GoMLX's pure-Go matrix product trips at once (compute .../matmul/nosimd_small.go, SIMD and plain
+# builds, as issue 40 reports), so it is turned off; the race detector itself stays on. About 5 minutes on 2 cores.
+echo "== go test -race (sweep jobs, locks, caches)"
+go test -count=1 -race -gcflags=all=-d=checkptr=0 -timeout 20m \
+  ./dwlib/experiment ./dwlib/data ./kernelext/runcache ./dwlib/internal/atomicfile
 
 if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]] && ls notebooks/*.ipynb >/dev/null 2>&1; then
   echo "== notebooks (quick profile, through the main job)"

@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -49,5 +55,91 @@ func TestSweepArchiveEach(t *testing.T) {
 		if err != nil || !strings.Contains(plan, tc.want) {
 			t.Errorf("dw sweep -plan -seeds %s: %v\n%s\nwant %q", tc.seeds, err, plan, tc.want)
 		}
+	}
+}
+
+// TestCorruptArchiveRefusedEverywhere (issue 40, defect 10): a corrupt archived result is refused
+// by dw train and dw sweep as dw table refuses it, naming the archive's file, and nothing is
+// trained; a valid one read back by dw train is said to come from the archive, with its path.
+func TestCorruptArchiveRefusedEverywhere(t *testing.T) {
+	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	score := trainQuickNARMA(t, runs, cache)
+	if _, err := dw(t, "archive", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", runs, "-archive", archive); err != nil {
+		t.Fatal(err)
+	}
+	archived := filepath.Join(archive, "quick", "narma5", "full-K8-s2", "result.json.gz")
+	sel := []string{"-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-archive", archive, "-cache", cache}
+
+	fresh := t.TempDir()
+	out, logs, err := dwLogs(t, append([]string{"train", "-runs", fresh}, sel...)...)
+	if err != nil || !strings.Contains(out, score) || !strings.Contains(out, archived) || !strings.Contains(logs, "from the archive") {
+		t.Errorf("dw train read back from the archive: %v\n%s\n%s\nwant the score %s, the archive named and its path %s", err, out, logs, score, archived)
+	}
+
+	good, err := os.ReadFile(archived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(archived, good[:len(good)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"train", "sweep", "table"} {
+		t.Run(cmd, func(t *testing.T) {
+			fresh := t.TempDir()
+			args := append([]string{cmd, "-runs", fresh}, sel...)
+			if cmd != "train" {
+				args = append(args, "-baselines=false")
+			}
+			_, err := dw(t, args...)
+			if err == nil || !strings.Contains(err.Error(), archived) {
+				t.Errorf("dw %s with a corrupt archived result: %v, want an error naming %s", cmd, err, archived)
+			}
+			if f := filesUnder(t, fresh); len(f) > 0 {
+				t.Errorf("dw %s wrote %v", cmd, f)
+			}
+		})
+	}
+}
+
+// TestOldResultSaysUnchecked (issue 40, defect 9): an archived result written before results
+// carried a checksum is still read back, and dw table says it was read without an integrity check.
+func TestOldResultSaysUnchecked(t *testing.T) {
+	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	score := trainQuickNARMA(t, runs, cache)
+	if _, err := dw(t, "archive", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", runs, "-archive", archive); err != nil {
+		t.Fatal(err)
+	}
+	archived := filepath.Join(archive, "quick", "narma5", "full-K8-s2", "result.json.gz")
+	args := []string{"table", "-profile", "quick", "-testbed", "narma5", "-method", "full", "-seed", "2", "-runs", t.TempDir(), "-archive", archive, "-cache", cache, "-baselines=false"}
+	const note = "read without an integrity check (written before results carried a checksum): quick/narma5/full-K8-s2"
+	if table, logs, err := dwLogs(t, args...); err != nil || !strings.Contains(table, rounded(t, score)) || strings.Contains(logs, note) {
+		t.Fatalf("dw table: %v\n%s\n%s", err, table, logs)
+	}
+	zr, err := os.Open(archived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := gzip.NewReader(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(gr)
+	zr.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := regexp.MustCompile(`,"sha256":"[0-9a-f]+"`).ReplaceAll(doc, nil)
+	if bytes.Equal(old, doc) {
+		t.Fatalf("no checksum in %s", doc)
+	}
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(old)
+	w.Close()
+	if err := os.WriteFile(archived, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if table, logs, err := dwLogs(t, args...); err != nil || !strings.Contains(table, rounded(t, score)) || !strings.Contains(logs, note) {
+		t.Errorf("dw table of a result without a checksum: %v\n%s\n%s\nwant it read, and %q", err, table, logs, note)
 	}
 }

@@ -29,6 +29,11 @@ func cmdAttribution(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *save {
+		if _, err := resultsDir("", ""); err != nil { // before any work
+			return err
+		}
+	}
 	if _, err := one(*testbed, "testbed", "attribution"); err != nil {
 		return err
 	}

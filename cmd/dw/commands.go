@@ -145,8 +145,14 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	if testbeds == "" && !df.given() || methods == "" {
 		return nil, rf, nil, usageError{errors.New("-testbed and -method are required, or -data FILE and -method (dw list shows the valid names)")}
 	}
-	grid := experiment.Grid{Testbeds: splitList(testbeds), Methods: splitList(methods)}
 	var err error
+	grid := experiment.Grid{}
+	if grid.Testbeds, err = listElems("testbed", testbeds); err != nil {
+		return nil, rf, nil, err
+	}
+	if grid.Methods, err = listElems("method", methods); err != nil {
+		return nil, rf, nil, err
+	}
 	if grid.Data, err = df.csv(); err != nil {
 		return nil, rf, nil, err
 	}
@@ -218,7 +224,12 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 		return err
 	}
 	fmt.Fprintf(stderr, "dw: %s on backend %s -> %s\n", c.Name(), backend.Config(), dir)
-	_, statErr := os.Stat(filepath.Join(dir, experiment.ResultFile))
+	from := "" // where a finished run's result is read back from
+	if !rf.force {
+		if _, p, err := experiment.ReadFinished(c, opt); err == nil {
+			from = p
+		}
+	}
 	r, err := experiment.Run(c, opt)
 	if err != nil {
 		switch {
@@ -231,12 +242,18 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 		}
 		return err
 	}
-	if statErr == nil && !rf.force {
+	noteUnchecked([]*experiment.Result{r})
+	path := filepath.Join(dir, experiment.ResultFile)
+	switch {
+	case from == path:
 		fmt.Fprintf(stderr, "dw: %s has finished before: its result is read back, nothing trained (use -force to retrain)\n", c.Name())
+	case from != "":
+		path = from
+		fmt.Fprintf(stderr, "dw: %s has finished before: its result is read back from the archive (%s), nothing trained (use -force to retrain)\n", c.Name(), from)
 	}
 	fmt.Fprintf(stdout, "%s: test rel-L2 %.5f (h = 1..%d, %d units, %d origins); best epoch %d of %d (val %.5f, stopped: %s); %.2f s/epoch; %s\n",
 		c.Name(), r.Test.RelL2, c.HEval, r.Test.Units, r.Test.Origins, r.BestEpoch, len(r.Epochs), r.BestVal, r.StopReason,
-		r.SecondsPerEpoch, filepath.Join(dir, experiment.ResultFile))
+		r.SecondsPerEpoch, path)
 	return nil
 }
 
@@ -309,8 +326,14 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
 	}
-	grid := experiment.Grid{Testbeds: splitList(g.testbeds), Methods: splitList(g.methods)}
 	var err error
+	grid := experiment.Grid{}
+	if grid.Testbeds, err = listElems("testbeds", g.testbeds); err != nil {
+		return nil, err
+	}
+	if grid.Methods, err = listElems("methods", g.methods); err != nil {
+		return nil, err
+	}
 	if grid.Data, err = g.data.csv(); err != nil {
 		return nil, err
 	}
@@ -330,7 +353,11 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 // twice would count one run twice in the table's mean and sd).
 func parseSeeds(list string) ([]uint64, error) {
 	var out []uint64
-	for _, s := range splitList(list) {
+	elems, err := listElems("seeds", list)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range elems {
 		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-seeds: %q is not a seed", s)}
@@ -349,7 +376,11 @@ func parseSeeds(list string) ([]uint64, error) {
 // parseKs parses the comma-separated -K list (empty: the profile's K), no K twice.
 func parseKs(list string) ([]int, error) {
 	var out []int
-	for _, s := range splitList(list) {
+	elems, err := listElems("K", list)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range elems {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 1 {
 			return nil, usageError{fmt.Errorf("-K: %q is not a horizon", s)}
@@ -371,6 +402,24 @@ func (g *gridFlags) resolve(profile string) ([]experiment.Job, []experiment.RunC
 	}
 	cfgs, err := experiment.ResolveJobs(profile, jobs)
 	return jobs, cfgs, err
+}
+
+// listElems splits a comma-separated list flag like splitList, but refuses an empty element
+// beside others ("1,,2", "1,", ",1"): a slip in a list would otherwise run fewer runs than the
+// command line says, without a word. A value with no element at all ("", ",") is an empty list,
+// which the callers refuse in their own words.
+func listElems(flag, s string) ([]string, error) {
+	if len(splitList(s)) == 0 {
+		return nil, nil
+	}
+	var out []string
+	for i, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			return nil, usageError{fmt.Errorf("-%s %q: element %d of the list is empty", flag, s, i+1)}
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func splitList(s string) []string {
@@ -404,7 +453,7 @@ func cmdSweep(args []string) error {
 	save := fs.Bool("save", false, "also write the table to <results>/<profile>-<preset>.md (and the runs and baselines as JSON)")
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	withBaselines := registerBaselines(fs)
-	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1)")
+	parallel := fs.Int("jobs", 1, "runs trained at once in this process (they share the backend; results equal -jobs 1; capped at what the machine's memory holds)")
 	archiveEach := registerArchiveEach(fs)
 	var sf slurmFlags
 	sf.register(fs)
@@ -419,6 +468,13 @@ func cmdSweep(args []string) error {
 	}
 	if err := sf.needsDir(fs); err != nil {
 		return err
+	}
+	if *save && sf.dir == "" {
+		dir, err := resultsDir(*results, "-results") // before any training
+		if err != nil {
+			return err
+		}
+		*results = dir
 	}
 	if sf.dir != "" {
 		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-archive-each": *archiveEach, "-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
@@ -448,6 +504,7 @@ func cmdSweep(args []string) error {
 		return err
 	}
 	rs, failed := experiment.Results(outs)
+	noteUnchecked(rs)
 	sets, berr := resultBaselines(*withBaselines, rs, rf)
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
@@ -518,6 +575,13 @@ func cmdTable(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *save {
+		dir, err := resultsDir(*results, "-results") // before any run is read or baseline scored
+		if err != nil {
+			return err
+		}
+		*results = dir
+	}
 	_, cfgs, err := gf.resolve(rf.profile)
 	if err != nil {
 		return err
@@ -535,6 +599,7 @@ func cmdTable(args []string) error {
 		}
 		rs = append(rs, r)
 	}
+	noteUnchecked(rs)
 	sets, berr := resultBaselines(*withBaselines, rs, rf)
 	table := experiment.Summarize(rs, sets...).Markdown()
 	fmt.Fprint(stdout, table)

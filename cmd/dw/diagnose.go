@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 	"github.com/internal-dw/dwgo/dwlib/regime"
 	"github.com/internal-dw/dwgo/kernelext"
+	"github.com/internal-dw/dwgo/kernelext/runcache"
 )
 
 // The diagnostics dw diagnose knows, in the order it runs them.
@@ -25,8 +27,9 @@ const (
 // user's CSV file: does history predict beyond the observed drive (Section 4's regime probes, on
 // the data alone), are distant gradients useful on held-out data (A(k) and U(k) at a finished Full
 // BPTT run's best checkpoint), and do DW's gains close as noise is added (at a finished DW run's
-// best checkpoint). It trains nothing; measurements at checkpoints are kept in the run cache, so
-// a notebook and a second call read them back.
+// best checkpoint). It trains nothing; measurements at checkpoints are kept in the run cache
+// ($DW_CACHE_DIR, else <-cache>/runs, else <repo>/data/cache/runs), so a notebook and a second
+// call read them back; it writes nowhere else but -runs, -cache and, with -save, -results.
 func cmdDiagnose(args []string) error {
 	fs := newFlags("diagnose", "-profile P (-testbed T | "+dataSynopsis+") [-seed 0] [-K k] [-what regime,utility,noise] [-save]")
 	var rf runFlags
@@ -44,6 +47,13 @@ func cmdDiagnose(args []string) error {
 	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *save {
+		dir, err := resultsDir(*results, "-results") // before any work
+		if err != nil {
+			return err
+		}
+		*results = dir
 	}
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "what" })
@@ -91,6 +101,19 @@ func cmdDiagnose(args []string) error {
 		return usageError{err}
 	}
 	opt := rf.options()
+	// The checkpoint measurements are kept in $DW_CACHE_DIR, else <-cache>/runs, else
+	// <repo>/data/cache/runs: resolved before any work, so that a command given its own
+	// directories writes nowhere else, and one outside a checkout is told what to give.
+	var mcache *runcache.Cache
+	if slices.Contains(kinds, diagUtility) || slices.Contains(kinds, diagNoise) {
+		dir := ""
+		if rf.cache != "" {
+			dir = filepath.Join(rf.cache, "runs")
+		}
+		if mcache, err = runcache.DefaultIn(dir); err != nil {
+			return usageError{fmt.Errorf("%w, or give -cache DIR (measurements are kept in DIR/runs)", err)}
+		}
+	}
 	var report strings.Builder
 	fmt.Fprintf(&report, "%s, profile %s, seed %d (K = %d): the paper's diagnostics of a data set (Section 4, Fig. 5)\n\n",
 		full.Testbed, rf.profile, *seed, full.Train.K)
@@ -115,13 +138,13 @@ func cmdDiagnose(args []string) error {
 		case diagRegime:
 			section, err = regimeSection(full, opt, rf.profile == experiment.Quick)
 		case diagUtility:
-			section, err = utilitySection(full, opt, *pairs)
+			section, err = utilitySection(mcache, full, opt, *pairs)
 		case diagNoise:
 			nb := *batches
 			if nb == 0 && rf.profile == experiment.Quick {
 				nb = 60
 			}
-			section, err = noiseSection(dwCfg, opt, nb)
+			section, err = noiseSection(mcache, dwCfg, opt, nb)
 		}
 		if err != nil {
 			method := map[string]string{diagUtility: "full", diagNoise: "dw"}[kind]
@@ -217,8 +240,8 @@ func probeConfig(cfg experiment.RunConfig, ds *data.Dataset) (regime.Config, str
 }
 
 // utilitySection measures A(k) and U(k) at the best checkpoint of the finished Full run cfg.
-func utilitySection(cfg experiment.RunConfig, opt experiment.Options, pairs int) (string, error) {
-	u, res, err := kernelext.UtilityOf(cfg, appdiag.UtilityConfig{Pairs: pairs}, opt)
+func utilitySection(c *runcache.Cache, cfg experiment.RunConfig, opt experiment.Options, pairs int) (string, error) {
+	u, res, err := kernelext.UtilityOfIn(c, cfg, appdiag.UtilityConfig{Pairs: pairs}, opt)
 	if err != nil {
 		return "", err
 	}
@@ -239,9 +262,9 @@ func utilitySection(cfg experiment.RunConfig, opt experiment.Options, pairs int)
 
 // noiseSection measures the gains' response to added noise at the best checkpoint of the
 // finished DW run cfg.
-func noiseSection(cfg experiment.RunConfig, opt experiment.Options, batches int) (string, error) {
+func noiseSection(c *runcache.Cache, cfg experiment.RunConfig, opt experiment.Options, batches int) (string, error) {
 	ncfg := appdiag.NoiseConfig{Batches: batches}
-	r, res, err := kernelext.NoiseResponseOf(cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt)
+	r, res, err := kernelext.NoiseResponseOfIn(c, cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt)
 	if err != nil {
 		return "", err
 	}

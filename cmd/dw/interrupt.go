@@ -25,7 +25,7 @@ func interruptible() (ctx context.Context, stop func()) {
 		select {
 		case s := <-sig:
 			signal.Stop(sig)
-			fmt.Fprintf(stderr, "dw: %v: stopping at the next minibatch, keeping the last epoch's checkpoint (again to quit at once)\n", s)
+			fmt.Fprintf(stderr, "dw: %v: stopping at the next minibatch, keeping the last finished epoch's checkpoint, if one has finished (again to quit at once)\n", s)
 			cancel()
 		case <-done:
 		}
@@ -51,6 +51,10 @@ func (i interruptedError) Error() string {
 	}
 	if i.e.Epoch < 0 {
 		return fmt.Sprintf("interrupted before %s began; %s", i.e.Run, cont)
+	}
+	if i.e.Epoch == 0 {
+		// No epoch finished, so no checkpoint was written: there is nothing to keep or resume.
+		return fmt.Sprintf("interrupted during the first epoch of %s, before its first checkpoint: nothing is kept, and running it again starts it over", i.e.Run)
 	}
 	return fmt.Sprintf("interrupted after epoch %d of %s (its checkpoint is kept); %s", i.e.Epoch, i.e.Run, cont)
 }

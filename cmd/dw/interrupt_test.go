@@ -19,6 +19,8 @@ func TestInterruptedSaysWhatContinues(t *testing.T) {
 		{interruptedError{e: ie}, "interrupted after epoch 14 of paper-cpu/mackey-glass/dw-K24-s2 (its checkpoint is kept); -resume continues"},
 		{interruptedError{e: ie, cont: "the same dw ksweep -train continues"}, "interrupted after epoch 14 of paper-cpu/mackey-glass/dw-K24-s2 (its checkpoint is kept); the same dw ksweep -train continues"},
 		{interruptedError{e: &experiment.InterruptedError{Run: "quick/narma5/full-K4-s0", Epoch: -1}}, "interrupted before quick/narma5/full-K4-s0 began; -resume continues"},
+		// Issue 40: before the first epoch ends there is no checkpoint to keep.
+		{interruptedError{e: &experiment.InterruptedError{Run: "quick/narma5/full-K4-s0", Epoch: 0}}, "interrupted during the first epoch of quick/narma5/full-K4-s0, before its first checkpoint: nothing is kept, and running it again starts it over"},
 	} {
 		if got := tc.err.Error(); got != tc.want {
 			t.Errorf("got %q\nwant %q", got, tc.want)

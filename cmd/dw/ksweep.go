@@ -32,6 +32,11 @@ func cmdKSweep(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *save {
+		if _, err := resultsDir("", ""); err != nil { // before any work
+			return err
+		}
+	}
 	if _, err := one(*testbed, "testbed", "ksweep"); err != nil {
 		return err
 	}

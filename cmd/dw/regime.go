@@ -25,6 +25,11 @@ func cmdRegime(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *save {
+		if _, err := resultsDir("", ""); err != nil { // before any work
+			return err
+		}
+	}
 	file, err := regimeFile(*testbed, *label)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
@@ -23,6 +22,24 @@ type runSummary struct {
 	SecondsPerEpoch float64   `json:"seconds_per_epoch"`
 	WallSeconds     float64   `json:"wall_seconds"`
 	Parameters      int       `json:"parameters"`
+}
+
+// noteUnchecked says which results were read without an integrity check: those written before
+// results carried a checksum (experiment.Result.HasChecksum), read back as they are.
+func noteUnchecked(rs []*experiment.Result) {
+	var names []string
+	for _, r := range rs {
+		if !r.HasChecksum() {
+			names = append(names, r.Config.Name())
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("and %d more", len(names)-3))
+	}
+	fmt.Fprintf(stderr, "dw: read without an integrity check (written before results carried a checksum): %s\n", strings.Join(names, ", "))
 }
 
 // commandLine is this process's command line as "dw ARGS", for the saved tables.
@@ -61,14 +78,8 @@ func runBackends(rs []*experiment.Result) string {
 // still in progress). elapsed, when not 0, is the sweep's own time from start to end: with -jobs
 // above 1 it is less than the runs' summed wall time, which the header also gives.
 func saveTable(dir, profile, label, table string, elapsed time.Duration, jobs int, rs []*experiment.Result, sets []*experiment.BaselineSet, missing ...string) error {
-	if dir == "" {
-		root, err := data.FindRepoRoot("")
-		if err != nil {
-			return err
-		}
-		dir = filepath.Join(root, "data", "results")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := resultsDir(dir, "-results")
+	if err != nil {
 		return err
 	}
 	base := filepath.Join(dir, fmt.Sprintf("%s-%s", profile, label))
@@ -124,12 +135,9 @@ func saveResult(name, content string) error { return writeResult("", name, conte
 
 // writeResult writes content to dir/name (dir "": <repo>/data/results) and says so.
 func writeResult(dir, name, content string) error {
-	if dir == "" {
-		root, err := data.FindRepoRoot("")
-		if err != nil {
-			return err
-		}
-		dir = filepath.Join(root, "data", "results")
+	dir, err := resultsDir(dir, "-results")
+	if err != nil {
+		return err
 	}
 	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

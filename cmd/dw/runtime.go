@@ -29,6 +29,11 @@ func cmdRuntime(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *save {
+		if _, err := resultsDir("", ""); err != nil { // before any work
+			return err
+		}
+	}
 	if err := p.Validate(); err != nil {
 		return usageError{err}
 	}

@@ -20,6 +20,12 @@ var CalendarNames = []string{"hour_sin", "hour_cos", "weekday_sin", "weekday_cos
 //   - day of week: weekday / 7 with Monday = 0;
 //   - day of year: (yearday - 1) / days-in-that-year (365 or 366).
 //
+// The phases are those of the instant in UTC: a timestamp written with an offset is converted
+// first, so the same instant has the same features however it is written (a file alternating
+// "Z" and "+01:00" would otherwise jitter the hour of day), and timestamps without a zone, which
+// are parsed as UTC, keep their wall-clock hour. A series recorded in local time with an offset
+// therefore has its daily phase shifted by that offset, the same on every row.
+//
 // Each phase p gives (sin 2 pi p, cos 2 pi p). The raw features are later
 // standardised with training statistics (they are not zero-mean over a
 // 12-month training window that is not a whole number of years).
@@ -62,6 +68,7 @@ func calendarPhases(step time.Duration) [3]bool {
 }
 
 func calendarEncode(t time.Time, on [3]bool) []float64 {
+	t = t.UTC()
 	hour := float64(t.Hour()*60+t.Minute()) / 1440
 	week := float64((int(t.Weekday())+6)%7) / 7
 	days := 365.0

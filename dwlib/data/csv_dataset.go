@@ -55,12 +55,14 @@ func (t *CSVTable) Dataset() (*Dataset, error) {
 	calendar, step := spec.Calendar != CalendarNone && len(t.Time) > 0, t.step()
 	var parts [3][]Series
 	var idx [3][]int
+	var rows []int // the table rows the units hold, for checkStandardized
 	unit := 0
 	for k := range 3 {
 		lo, hi := bounds[k], bounds[k+1]
 		for start := lo; start+unitLen <= hi; start += unitLen {
 			s := Series{X: make([][]float64, unitLen)}
 			for r := range unitLen {
+				rows = append(rows, start+r)
 				s.X[r] = slices.Clone(t.Values[start+r])
 				var d []float64
 				if t.Drive != nil {
@@ -81,6 +83,10 @@ func (t *CSVTable) Dataset() (*Dataset, error) {
 			return nil, fmt.Errorf("data: %s: %s: the %s split %s has %d rows%s, fewer than one unit of %d steps; use a shorter unit length (unit_len) or more rows (the file has %d data rows)",
 				name, t.Path, splitNames[k], spec.Split, max(0, hi-lo), t.rowRange(lo, hi), unitLen, n)
 		}
+	}
+	// NewDataset fits the same normaliser; checking here first names the line and column.
+	if err := t.checkStandardized(FitNormalizer(parts[0], true), rows); err != nil {
+		return nil, err
 	}
 	d, err := NewDataset(name, parts[0], parts[1], parts[2], true)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // CSVTable is a parsed time-series CSV file: one row per time step, in file
@@ -27,6 +28,7 @@ type CSVTable struct {
 	Values [][]float64   // Values[i] are the state columns of row i, in Spec.State order
 	Drive  [][]float64   // the observed-drive columns of row i, in Spec.Drive order (nil without)
 	Step   time.Duration // the checked step between rows (0 without a time column)
+	Lines  []int         // Lines[i] is the 1-based line of row i in the file (nil for tables built in memory)
 
 	// Spec is the spec resolved against the file: the time column named
 	// (or TimeNone), the layout, step, state and drive columns, delimiter,
@@ -42,8 +44,10 @@ type CSVTable struct {
 // ReadCSV parses a time-series CSV file, gzip-compressed (detected by its
 // magic bytes, whatever its name) or plain, as spec says. It is strict, and
 // every refusal names the file, the 1-based line and the field: a header
-// lacking a spec column, a row with the wrong number of fields, an empty,
-// unparsable or non-finite number, an unparsable timestamp, a blank line
+// lacking a spec column, naming a column twice (after trimming spaces),
+// leaving a column other than the first unnamed or not in UTF-8, a row with
+// the wrong number of fields, an empty, unparsable or non-finite number, one
+// of magnitude above [MaxCSVMagnitude], an unparsable timestamp, a blank line
 // inside the data, fewer than two rows, or a row that does not follow the
 // previous one by the step (a gap, an irregular step, a duplicate or an
 // out-of-order row). Forecasting across a silent gap would teach the model
@@ -161,10 +165,14 @@ func (p *csvParser) parse(in io.Reader) (*CSVTable, error) {
 	if err != nil {
 		return nil, p.readErr(err, 1)
 	}
+	raw := slices.Clone(header)
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
 	p.header = header
+	if err := p.checkHeader(raw); err != nil {
+		return nil, err
+	}
 	if err := p.resolveColumns(); err != nil {
 		return nil, err
 	}
@@ -205,6 +213,7 @@ func (p *csvParser) parse(in io.Reader) (*CSVTable, error) {
 		}
 	}
 	tab.Spec = p.resolvedSpec(tab)
+	tab.Lines = p.lines
 	return tab, nil
 }
 
@@ -219,6 +228,36 @@ func (p *csvParser) readErr(err error, after int) error {
 		return p.errAt(pe.Line, "column %d: %v", pe.Column, pe.Err)
 	}
 	return fmt.Errorf("data: %s after line %d: %w", p.path, after, err)
+}
+
+// checkHeader refuses a header whose names cannot identify its columns: a name that is not UTF-8
+// (stored in JSON it would become U+FFFD, and the run could not be matched with its data again), a
+// name given twice once surrounding spaces are trimmed (which of the two would be read?), and an
+// empty name other than the first column's (the index pandas writes, read as the time column or
+// ignored with time "none"), which would otherwise be dropped silently. raw is the header as
+// written, so a name that differs only by a space is shown as it is.
+func (p *csvParser) checkHeader(raw []string) error {
+	first := map[string]int{}
+	for i, h := range p.header {
+		if !utf8.ValidString(h) {
+			return p.errAt(1, "bad header: field %d (%q) is not valid UTF-8; save the file as UTF-8", i+1, raw[i])
+		}
+		if h == "" {
+			if i > 0 {
+				return p.errAt(1, "bad header: field %d has no name; name every column (only the first may be unnamed, as pandas writes its index)", i+1)
+			}
+			continue
+		}
+		if j, dup := first[h]; dup {
+			written := ""
+			if raw[j] != raw[i] {
+				written = fmt.Sprintf(", written %q and %q", raw[j], raw[i])
+			}
+			return p.errAt(1, "bad header: column %q appears twice (fields %d and %d)%s; name each column once", h, j+1, i+1, written)
+		}
+		first[h] = i
+	}
+	return nil
 }
 
 // resolveColumns finds the spec's columns in the header.
@@ -314,11 +353,17 @@ func (p *csvParser) row(tab *CSVTable, line int, rec []string) error {
 				return nil, p.errAt(line, "%s: missing value (empty field); fill or drop the row before training", p.field(c))
 			}
 			v, err := strconv.ParseFloat(s, 64)
+			if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+				return nil, p.errAt(line, "%s: value %q: %v", p.field(c), s, checkMagnitude(v))
+			}
 			if err != nil {
 				return nil, p.errAt(line, "%s: invalid number %q", p.field(c), s)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, p.errAt(line, "%s: non-finite value %q", p.field(c), s)
+			}
+			if err := checkMagnitude(v); err != nil {
+				return nil, p.errAt(line, "%s: value %q: %v", p.field(c), s, err)
 			}
 			out[j] = v
 		}

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/internal-dw/dwgo/dwlib/internal/strictjson"
 )
 
 // DefaultCSVUnitLen is the unit length of a CSV data set whose spec gives
@@ -80,7 +82,9 @@ type CSVSpec struct {
 	// Calendar adds sine/cosine calendar coordinates of each row's
 	// timestamp to the drive (after the Drive columns): CalendarAuto (or
 	// "") for the phases that vary at the step ([CalendarNamesFor]), when
-	// there is a time column; CalendarNone for none.
+	// there is a time column; CalendarNone for none. The phases are computed
+	// in UTC ([CalendarFeatures]), whatever offset each timestamp is written
+	// with.
 	Calendar string `json:"calendar,omitempty"`
 
 	// Delimiter separates fields: one character; "": ",".
@@ -137,7 +141,7 @@ var autoTimeNames = []string{"date", "time", "datetime", "timestamp"}
 
 // ReadCSVSpec reads a CSVSpec from a JSON file (see [ParseCSVSpec]).
 func ReadCSVSpec(path string) (CSVSpec, error) {
-	b, err := os.ReadFile(path)
+	b, err := strictjson.ReadFile(path)
 	if err != nil {
 		return CSVSpec{}, fmt.Errorf("data: CSV spec: %w", err)
 	}
@@ -146,12 +150,25 @@ func ReadCSVSpec(path string) (CSVSpec, error) {
 
 // ParseCSVSpec decodes one JSON object into a CSVSpec and validates it. It
 // is strict, because a misspelt field silently left at its default would
-// train on something other than what the user meant: unknown fields,
-// trailing data and invalid values are refused with an error naming source
+// train on something other than what the user meant: unknown fields, a field
+// given twice, more than strictjson.MaxFileBytes, trailing data and invalid
+// values are refused with an error naming source
 // and the field.
 func ParseCSVSpec(r io.Reader, source string) (CSVSpec, error) {
 	var s CSVSpec
-	dec := json.NewDecoder(r)
+	b, err := io.ReadAll(io.LimitReader(r, strictjson.MaxFileBytes+1))
+	if err != nil {
+		return CSVSpec{}, fmt.Errorf("data: CSV spec %s: %w", source, err)
+	}
+	if len(b) > strictjson.MaxFileBytes {
+		return CSVSpec{}, fmt.Errorf("data: CSV spec %s: more than %d bytes, at most %d", source, strictjson.MaxFileBytes, strictjson.MaxFileBytes)
+	}
+	if json.Valid(b) {
+		if err := strictjson.Duplicate(b); err != nil {
+			return CSVSpec{}, fmt.Errorf("data: CSV spec %s: %w", source, err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		var te *json.UnmarshalTypeError
@@ -172,6 +189,9 @@ func ParseCSVSpec(r io.Reader, source string) (CSVSpec, error) {
 // Validate checks the spec on its own (whether its columns exist is checked
 // against the file by [ReadCSV]). Errors name the JSON field.
 func (s CSVSpec) Validate() error {
+	if len(s.Name) > MaxNameLen {
+		return fmt.Errorf("name: %q… is %d bytes long, at most %d (it names run directories)", s.Name[:32], len(s.Name), MaxNameLen)
+	}
 	if s.Name != "" && !validDataName(s.Name) {
 		return fmt.Errorf("name: %q must use only a-z, 0-9, '-' and '_' (it names run directories)", s.Name)
 	}
@@ -291,6 +311,11 @@ func (sp CSVSplit) validate() error {
 				return fmt.Errorf("split.%s: %d, must be >= 1", f.name, f.v)
 			}
 		}
+		// Their sum is a row index: one that overflows an int would wrap to a small or negative
+		// bound and index out of range.
+		if sp.TrainRows > math.MaxInt-sp.ValRows || sp.TrainRows+sp.ValRows > math.MaxInt-sp.TestRows {
+			return fmt.Errorf("split: train_rows + val_rows + test_rows (%d + %d + %d) overflows; give the row counts of the file", sp.TrainRows, sp.ValRows, sp.TestRows)
+		}
 	}
 	return nil
 }
@@ -328,9 +353,13 @@ func parseAnyTime(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q matches none of the layouts %s", s, strings.Join(CSVTimeLayouts, ", "))
 }
 
+// MaxNameLen bounds a data set's name: it names a directory level
+// (csv-<name>-<hash8>), which file systems limit to 255 bytes.
+const MaxNameLen = 64
+
 // CSVName is the default data-set name of a file: its base name without
 // .gz, .csv, .tsv or .txt, lower-cased, with every character outside a-z,
-// 0-9, '-' and '_' replaced by '-'.
+// 0-9, '-' and '_' replaced by '-', cut to MaxNameLen bytes.
 func CSVName(path string) string {
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, ".gz")
@@ -342,6 +371,9 @@ func CSVName(path string) string {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			b[i] = '-'
 		}
+	}
+	if len(b) > MaxNameLen {
+		b = b[:MaxNameLen]
 	}
 	if name := strings.Trim(string(b), "-"); name != "" {
 		return name

@@ -55,6 +55,11 @@ func TestParseCSVSpec(t *testing.T) {
 		{"end before test", `{"split": {"val_start": "2020-01-01", "test_start": "2020-02-01", "end": "2020-01-15"}}`, []string{"split.end:"}},
 		{"dates without time", `{"time": "none", "split": {"val_start": "2020-01-01", "test_start": "2020-02-01"}}`, []string{"split.val_start:", "needs a time column"}},
 		{"rows", `{"split": {"train_rows": 100, "val_rows": 0, "test_rows": 10}}`, []string{"split.val_rows: 0, must be >= 1"}},
+		{"key twice", `{"unit_len": 64, "unit_len": 32}`, []string{`field "unit_len" is given twice`}},
+		{"key twice inside split", `{"split": {"train": 0.5, "val": 0.2, "train": 0.6, "test": 0.1}}`, []string{`field "split.train" is given twice`}},
+		{"rows overflow", `{"split": {"train_rows": 4611686018427387904, "val_rows": 4611686018427387904, "test_rows": 1}}`, []string{"split: train_rows + val_rows + test_rows", "overflows"}},
+		{"long name", `{"name": "` + strings.Repeat("a", 5000) + `"}`, []string{"name:", "5000 bytes long, at most 64"}},
+		{"oversized", `{"name": "x"}` + strings.Repeat(" ", 2<<20), []string{"more than 1048576 bytes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseCSVSpec(strings.NewReader(tc.json), "my-spec.json")
@@ -72,7 +77,7 @@ func TestParseCSVSpec(t *testing.T) {
 
 func TestCSVName(t *testing.T) {
 	for in, want := range map[string]string{
-		"/data/ETTh1.csv": "etth1", "Hourly Load (2020).csv.gz": "hourly-load--2020", "x.tsv": "x", "...csv": "data", "a_b-c.txt": "a_b-c",
+		"/data/ETTh1.csv": "etth1", "Hourly Load (2020).csv.gz": "hourly-load--2020", "x.tsv": "x", "...csv": "data", "a_b-c.txt": "a_b-c", strings.Repeat("x", 300) + ".csv": strings.Repeat("x", MaxNameLen),
 	} {
 		if got := CSVName(in); got != want {
 			t.Errorf("CSVName(%q) = %q, want %q", in, got, want)

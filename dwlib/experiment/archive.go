@@ -61,6 +61,10 @@ func ReadFinished(cfg RunConfig, opt Options) (*Result, string, error) {
 	if a := opt.archiveDir(); a != "" {
 		paths = append(paths, filepath.Join(a, filepath.FromSlash(cfg.Name()), ArchivedResultFile))
 	}
+	// A run's own result is never read through a link (lock.go, refuseSymlinks).
+	if fi, err := os.Lstat(paths[0]); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, paths[0], symlinkError(paths[0])
+	}
 	for _, p := range paths {
 		r, err := ReadResult(p)
 		if errors.Is(err, fs.ErrNotExist) {

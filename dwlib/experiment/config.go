@@ -143,6 +143,9 @@ func (c RunConfig) unitLength() int {
 // with the valid names, and a K (or evaluation horizon) too long for the units is refused with
 // the sizes involved, however large (no ceil(1.5 K) is computed before K is known to fit).
 func (c RunConfig) Validate() error {
+	if err := c.checkNameLengths(); err != nil {
+		return err
+	}
 	if c.Data.CSV != nil {
 		if err := c.Data.CSV.check(c.Testbed); err != nil {
 			return err

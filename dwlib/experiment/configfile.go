@@ -10,11 +10,14 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/internal/strictjson"
 )
 
 // ReadConfig reads a RunConfig from a JSON file (as printed by "dw config", then edited) and
 // validates it. The file is taken literally, so it is read strictly: a field of another name
-// (names are case-sensitive) or any trailing text is refused; every field without omitempty in
+// (names are case-sensitive), a field given twice, a file over strictjson.MaxFileBytes or any
+// trailing text is refused; every field without omitempty in
 // RunConfig must be present; and no field may hold a zero that the run would silently replace by a
 // default (train.lr 0 would train at 1e-4, fit.epochs 0 for 100, an empty train.method as "full"):
 // the error names the field and the default to write instead. Zeros that are values are accepted:
@@ -22,13 +25,16 @@ import (
 // or the project's choice" (the data sizes, the model's architecture variants) keep that meaning.
 // Its profile field may be any name: it only names the run directory.
 func ReadConfig(path string) (RunConfig, error) {
-	b, err := os.ReadFile(path)
+	b, err := strictjson.ReadFile(path)
 	if err != nil {
-		return RunConfig{}, err
+		return RunConfig{}, fmt.Errorf("experiment: %w", err)
 	}
 	var c RunConfig
 	if json.Valid(b) { // names the field at fault, with its path, before decoding does without
-		err = checkFields(b, reflect.TypeFor[RunConfig](), "")
+		err = strictjson.Duplicate(b)
+		if err == nil {
+			err = checkFields(b, reflect.TypeFor[RunConfig](), "")
+		}
 	}
 	if err == nil {
 		c, err = decodeConfig(b)

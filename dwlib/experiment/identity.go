@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -87,6 +88,44 @@ func diffSummary(d []string) string {
 // exact).
 func sameConfig(a, b RunConfig) bool {
 	return string(mustCanonical(a.identity())) == string(mustCanonical(b.identity()))
+}
+
+// configDiff names the fields in which two run configurations differ, as in config.json, with
+// both values ("fit.epochs 3 ≠ 2"), a for the first and b for the second.
+func configDiff(a, b RunConfig) []string {
+	tree := func(c RunConfig) any {
+		var v any
+		dec := json.NewDecoder(strings.NewReader(string(mustCanonical(c.identity()))))
+		dec.UseNumber()
+		dec.Decode(&v)
+		return v
+	}
+	var out []string
+	var walk func(path string, x, y any)
+	walk = func(path string, x, y any) {
+		mx, okx := x.(map[string]any)
+		my, oky := y.(map[string]any)
+		if okx && oky {
+			keys := map[string]bool{}
+			for k := range mx {
+				keys[k] = true
+			}
+			for k := range my {
+				keys[k] = true
+			}
+			for _, k := range slices.Sorted(maps.Keys(keys)) {
+				walk(dotted(path, k), mx[k], my[k])
+			}
+			return
+		}
+		jx, _ := json.Marshal(x)
+		jy, _ := json.Marshal(y)
+		if string(jx) != string(jy) {
+			out = append(out, fmt.Sprintf("%s %s ≠ %s", path, jx, jy))
+		}
+	}
+	walk("", tree(a), tree(b))
+	return out
 }
 
 // mustCanonical is canonjson.Marshal for values that always encode.

@@ -81,9 +81,14 @@ func lockRunDir(dir string) (*runLock, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// O_NOFOLLOW: a link planted under the lock's name would have its target overwritten by
+		// the holder's name (ELOOP is what the open returns for a link).
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
+		}
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, symlinkError(path)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("experiment: locking %s: %w", dir, err)
@@ -101,6 +106,10 @@ func lockRunDir(dir string) (*runLock, error) {
 			continue
 		}
 		l := &runLock{f: f, path: path, created: created}
+		if err := refuseSymlinks(dir); err != nil {
+			l.release()
+			return nil, err
+		}
 		if err := l.writeHolder(); err != nil {
 			l.release()
 			return nil, err
@@ -139,10 +148,32 @@ func readHolder(f *os.File) *LockHolder {
 	return &h
 }
 
+// runFiles are the files a Run reads and writes in its directory besides the lock.
+var runFiles = []string{ConfigFile, ResultFile, CheckpointFile, BestFile}
+
+// refuseSymlinks refuses a run directory in which one of runFiles is a symbolic link. The files are
+// written by renaming a temporary file over them, which replaces a link rather than following it,
+// but they are read first: a link would make the run resume from, compare with or report a file
+// outside its directory. Checked with the lock held, so no Run of this project changes them
+// meanwhile.
+func refuseSymlinks(dir string) error {
+	for _, name := range runFiles {
+		path := filepath.Join(dir, name)
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return symlinkError(path)
+		}
+	}
+	return nil
+}
+
+func symlinkError(path string) error {
+	return fmt.Errorf("experiment: %s is a symbolic link: a run writes only its own files, never through a link; remove it (the file it points to is left as it is)", path)
+}
+
 // removeStaleTemps removes the temporary files of a run directory's files (see
 // dwlib/internal/atomicfile), which only a writer killed mid-write leaves.
 func removeStaleTemps(dir string) {
-	for _, f := range []string{ConfigFile, ResultFile, CheckpointFile, BestFile} {
+	for _, f := range runFiles {
 		tmps, _ := filepath.Glob(filepath.Join(dir, "."+f+".*.tmp"))
 		for _, t := range tmps {
 			os.Remove(t)

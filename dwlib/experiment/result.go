@@ -52,7 +52,16 @@ type Result struct {
 	RouteT []wiener.Sym2 `json:"route_T,omitempty"`
 	RouteR []wiener.Sym2 `json:"route_R,omitempty"`
 	RouteP []wiener.Sym2 `json:"route_P,omitempty"`
+	// Checksum is the SHA-256 of everything else in the file (resultsum.go), written by
+	// WriteResult and checked by ReadResult, so that a score edited by hand or a damaged archive
+	// is refused by name. "" in a result written before checksums existed: read without the
+	// check, and callers say so (HasChecksum).
+	Checksum string `json:"sha256,omitempty"`
 }
+
+// HasChecksum reports whether r was read with its checksum verified (false for a result written
+// before checksums existed).
+func (r *Result) HasChecksum() bool { return r.Checksum != "" }
 
 // EpochSeconds is the time spent in the run's epochs, training and validation, summed over every
 // epoch, including those of earlier processes of a resumed run (WallSeconds counts only the last
@@ -89,6 +98,10 @@ func medianTrainSeconds(eps []train.EpochRecord) float64 {
 // WriteResult writes r as indented JSON, atomically; a path ending in ".gz" gets compact,
 // gzip-compressed JSON (the archive's form: a DW run's per-epoch gains are most of its size).
 func WriteResult(path string, r *Result) error {
+	r, err := withChecksum(r)
+	if err != nil {
+		return err
+	}
 	if strings.HasSuffix(path, ".gz") {
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -112,7 +125,9 @@ func WriteResult(path string, r *Result) error {
 }
 
 // ReadResult reads and checks a result file: it must decode with no unknown field, have this
-// version, and hold a finite test score with one value per horizon.
+// version, match its checksum (when it has one: results written before checksums existed are
+// read without, and have HasChecksum false), and hold a finite test score with one value per
+// horizon.
 func ReadResult(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -132,6 +147,9 @@ func ReadResult(path string) (*Result, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("experiment: %s is not a valid result: %w", path, err)
+	}
+	if err := verifyChecksum(path, b, r.Checksum); err != nil {
+		return nil, err
 	}
 	switch {
 	case r.Version != resultVersion:

@@ -142,10 +142,22 @@ func Run(cfg RunConfig, opt Options) (*Result, error) {
 	}
 	// A finished run is read back without the lock (its files are only ever replaced atomically),
 	// so reading results never waits for, or is refused by, a run working in the same directory.
+	// An archived result that is there but unreadable or of another run is refused, naming its
+	// file, as ReadFinished's other callers (dw table) refuse it: training over it would silently
+	// replace a finished run by another. One in the run directory is refused by runLocked, under
+	// the lock, as before.
 	if !opt.Force {
-		if r, _, err := ReadFinished(cfg, opt); err == nil && r != nil {
+		r, p, err := ReadFinished(cfg, opt)
+		switch {
+		case err != nil && p != filepath.Join(dir, ResultFile):
+			return nil, fmt.Errorf("%w (an archived result: restore or remove it, or use Force to train anew)", err)
+		case err == nil && r != nil:
 			return r, nil
 		}
+	}
+	// Before the backend, the lock or any graph: a size that cannot fit is refused by name.
+	if err := cfg.checkMemory(); err != nil {
+		return nil, err
 	}
 	bk, err := opt.backend()
 	if err != nil {
@@ -292,7 +304,8 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 // where the result records data files (ETT), the same files now.
 func sameRun(r *Result, cfg RunConfig, opt Options, path string) error {
 	if !sameConfig(r.Config, cfg) {
-		return fmt.Errorf("experiment: %s holds a result for another configuration; use Force to replace it", path)
+		return fmt.Errorf("experiment: %s holds a result for another configuration (%s, the result's first); use Force to replace it",
+			path, diffSummary(configDiff(r.Config, cfg)))
 	}
 	if len(r.DataFiles) == 0 {
 		return nil // a generated testbed, or a result written before data files were recorded

@@ -27,6 +27,9 @@ func (e *InterruptedError) Error() string {
 	if e.Epoch < 0 {
 		return fmt.Sprintf("experiment: interrupted before %s began; resume to continue", e.Run)
 	}
+	if e.Epoch == 0 {
+		return fmt.Sprintf("experiment: %s interrupted during its first epoch, before any checkpoint; run it again to start over", e.Run)
+	}
 	return fmt.Sprintf("experiment: %s interrupted after epoch %d; resume to continue", e.Run, e.Epoch)
 }
 

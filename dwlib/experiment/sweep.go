@@ -212,6 +212,15 @@ func sweepConfigs(profile string, jobs []Job, cfgs []RunConfig, opt Options) ([]
 	}
 	title := fmt.Sprintf("sweep (%s, %d runs)", profile, len(jobs))
 	workers := max(1, min(opt.Jobs, len(jobs)))
+	// More runs at once than memory holds would end in the out-of-memory killer, not in speed.
+	if memory, ok := machineMemory(); ok {
+		if limit := jobCap(cfgs, memory); workers > limit {
+			if opt.Log != nil {
+				fmt.Fprintf(opt.Log, "sweep: %d runs at once asked, %d at most fit in this machine's %s of memory: running %d at once\n", opt.Jobs, limit, formatBytes(memory), limit)
+			}
+			workers = limit
+		}
+	}
 	if workers > 1 {
 		title = fmt.Sprintf("sweep (%s, %d runs, %d at once)", profile, len(jobs), workers)
 	}

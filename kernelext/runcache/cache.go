@@ -74,12 +74,19 @@ func New(dir, version string) *Cache {
 
 // Default returns the project cache: $DW_CACHE_DIR or <repo>/data/cache/runs,
 // version $DW_CACHE_VERSION or DefaultVersion, refresh if $DW_CACHE=refresh.
-func Default() (*Cache, error) {
-	dir := os.Getenv(DirEnv)
+func Default() (*Cache, error) { return DefaultIn("") }
+
+// DefaultIn is Default with dir in place of <repo>/data/cache/runs when $DW_CACHE_DIR is not set
+// (dir "": Default itself), so that a command given its own directories writes only there, in a
+// checkout or not. Outside a checkout with neither, the error names both ways to give one.
+func DefaultIn(dir string) (*Cache, error) {
+	if env := os.Getenv(DirEnv); env != "" {
+		dir = env
+	}
 	if dir == "" {
 		var err error
 		if dir, err = repo.Path("data", "cache", "runs"); err != nil {
-			return nil, fmt.Errorf("runcache: %w", err)
+			return nil, fmt.Errorf("runcache: %w; set $%s to the cache directory", err, DirEnv)
 		}
 	}
 	version := os.Getenv(VersionEnv)

@@ -4,7 +4,9 @@
 // A write goes to a temporary file of its own in the target's directory (os.CreateTemp, so two
 // writers of one file never share a temporary name), which is flushed to disk (fsync) before it is
 // renamed over the target; the directory is then flushed too, so the rename itself survives a
-// power loss. A failed write removes its temporary file: nothing is left behind.
+// power loss. A failed write removes its temporary file: nothing is left behind. A symbolic link
+// under the target's name is replaced by the file, never written through (the temporary file is
+// created with O_EXCL, and a rename replaces a link rather than following it).
 package atomicfile
 
 import (

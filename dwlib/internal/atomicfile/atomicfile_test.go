@@ -86,3 +86,30 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("file holds %q", b)
 	}
 }
+
+// TestWriteReplacesALink: a symbolic link under the target's name is replaced by the file, never
+// written through: the file it pointed to is left as it was.
+func TestWriteReplacesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "result.json")
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		t.Fatalf("%s after Write: %v, %v; want a regular file", path, fi, err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("%s holds %q", path, b)
+	}
+}
