@@ -20,9 +20,7 @@ import (
 type ARConfig struct {
 	// K is the bank's horizon; required.
 	K int
-	// Folds and Purge as in [FactorConfig] (defaults 5 and 128, the iEEG
-	// values; a purge of at least max(Windows) keeps the lag windows of the
-	// fit clear of the held-out block even when CrossSequenceLags is set).
+	// Folds and Purge as in [FactorConfig] (defaults 5 and max(32, K)).
 	Folds, Purge int
 	// Windows and Lambdas are the candidate W and ridge strengths (on
 	// baseline.RidgeSpec's mean-squared-error scale); the pair is chosen by
@@ -38,12 +36,28 @@ type ARConfig struct {
 	CrossSequenceLags                bool
 }
 
-// DefaultARConfig returns 5 folds, purge 128, W in {1, 2, 4, 8, 16, 32},
-// lambda in {1e-6, 1e-4, 1e-2, 1}, strides 32 and 8, at most 1024
-// trajectories.
+// DefaultARConfig returns 5 folds, W in {1, 2, 4, 8, 16, 32}, lambda in
+// {1e-6, 1e-4, 1e-2, 1}, strides 32 and 8, at most 1024 trajectories, and a
+// purge gap of max(32, K): the longest lag window and the horizon, the rule
+// the authors' iEEG code applies on top of its 128 (a sampling-rate-specific
+// number that has no meaning for an arbitrary series).
 func DefaultARConfig(K int) ARConfig {
-	return ARConfig{K: K, Folds: 5, Purge: 128, Windows: []int{1, 2, 4, 8, 16, 32}, Lambdas: []float64{1e-6, 1e-4, 1e-2, 1},
+	return ARConfig{K: K, Folds: 5, Purge: max(32, K), Windows: []int{1, 2, 4, 8, 16, 32}, Lambdas: []float64{1e-6, 1e-4, 1e-2, 1},
 		ScoreStride: 32, BankStride: 8, MaxBank: DefaultMaxBank}
+}
+
+// NewARSampler is DW-Prior for any series as a run uses it: the bank of
+// [BuildARBank] with [DefaultARConfig](K) and the given seed, built from
+// the training split only, wrapped as the "prior-ar" noise sampler.
+func NewARSampler(train []data.Series, K int, seed uint64) (*Sampler, ARSelection, error) {
+	cfg := DefaultARConfig(K)
+	cfg.Seed = seed
+	bank, sel, err := BuildARBank(train, cfg)
+	if err != nil {
+		return nil, sel, err
+	}
+	s, err := NewSampler(Config{Name: ARName, Bank: bank})
+	return s, sel, err
 }
 
 func (c ARConfig) validate() ([]int, error) {

@@ -121,18 +121,20 @@ func (s *Sampler) Ready(K int) []bool {
 
 // Sample implements noise.Sampler. Each draw consumes exactly two values of
 // rng, rng.IntN(bank size) for J and rng.Uint64 for the sign, so the stream
-// does not depend on K. An empty sampler accepts any D and returns zeros.
+// does not depend on K. An empty sampler (noise.New without a Config, before
+// UnmarshalJSON) refuses to sample: a DW run with no bank would otherwise
+// calibrate with no noise at all.
 func (s *Sampler) Sample(rng *rand.Rand, n, K, D int) ([]float64, error) {
 	if rng == nil {
 		return nil, errors.New("prior: Sample: nil rng")
+	}
+	if s.bank == nil {
+		return nil, fmt.Errorf("prior: Sample: the %q sampler has no bank (build one with prior.BuildARBank, BuildFactorBank or BuildSubjectBank and pass it in prior.Config, or restore a checkpoint)", s.name)
 	}
 	if err := s.checkLayout("Sample", n*K*D, n, K, D); err != nil {
 		return nil, err
 	}
 	out := make([]float64, n*K*D)
-	if s.bank == nil {
-		return out, nil
-	}
 	ready := min(K, s.bank.k) * D
 	for i := range n {
 		src := s.centered[rng.IntN(len(s.centered))][:ready]

@@ -174,9 +174,12 @@ func TestSamplerReadyAndLongerK(t *testing.T) {
 			t.Fatalf("draw %d = %v: want ±(1,2,0,0)", i, eps[i*4:i*4+4])
 		}
 	}
-	var empty Sampler
+	empty, _ := noise.New(ARName)
 	if got := empty.Ready(2); slices.Contains(got, true) {
 		t.Fatalf("empty sampler Ready = %v, want all false", got)
+	}
+	if _, err := empty.Sample(rand.New(rand.NewPCG(1, 1)), 1, 2, 1); err == nil || !strings.Contains(err.Error(), "no bank") {
+		t.Fatalf("empty sampler Sample: err = %v, want a refusal", err)
 	}
 }
 
