@@ -309,3 +309,36 @@ func TestFactorConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// The two readings of the fold geometry on three sequences of 100 rows in
+// two folds (blocks [0, 150) and [150, 300)): the text splits held-out spans
+// and fit segments at sequence boundaries and uses the purge gap as given;
+// the authors' code flattens the sequences and widens the gap to
+// max(Purge, max p, K) = max(2, 3, 6) = 6.
+func TestFactorBankReadings(t *testing.T) {
+	seqs, _, _ := plantedFactors(5, 3, 100, 4, 2, plantedPhi)
+	cfg := FactorConfig{K: 6, Folds: 2, Purge: 2, Ranks: []int{2}, Orders: []int{3}, Ridge: DefaultRidge, RadiusCap: DefaultRadiusCap,
+		ScoreStride: 2, BankStride: 2, MaxBank: 1000}
+	_, text, err := BuildFactorBank(seqs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CrossSequenceLags, cfg.GapCoversOrderAndK = true, true
+	_, code, err := BuildFactorBank(seqs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		sel       FactorSelection
+		held, fit []Span
+	}{
+		{text, []Span{{0, 100}, {100, 150}}, []Span{{152, 200}, {200, 300}}},
+		{code, []Span{{0, 150}}, []Span{{156, 300}}},
+	}
+	for i, w := range want {
+		f := w.sel.Folds[0]
+		if !slices.Equal(f.Held, w.held) || !slices.Equal(f.Fit, w.fit) {
+			t.Errorf("reading %d, fold 0: held %v fit %v; want %v and %v", i, f.Held, f.Fit, w.held, w.fit)
+		}
+	}
+}
