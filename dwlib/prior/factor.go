@@ -46,15 +46,22 @@ func FitFactorModel(rows [][]float64, fit []Span, rank, order int, ridge, radius
 	if err != nil {
 		return nil, fmt.Errorf("prior: FitFactorModel: %w", err)
 	}
-	return fitFactorAR(rows, fit, pca, rank, order, ridge, radiusCap)
+	return fitFactorAR(fitScores(rows, fit, pca, rank), pca, rank, order, ridge, radiusCap)
 }
 
-func fitFactorAR(rows [][]float64, fit []Span, pca *pcaFit, rank, order int, ridge, radiusCap float64) (*FactorModel, error) {
-	D := len(pca.mean)
-	segs := make([][][]float64, len(fit)) // [segment][t][factor]
+// fitScores returns the factor scores of the fit segments, [segment][t][factor].
+func fitScores(rows [][]float64, fit []Span, pca *pcaFit, rank int) [][][]float64 {
+	segs := make([][][]float64, len(fit))
 	for i, s := range fit {
 		segs[i] = pca.scores(rows, s.Start, s.End, rank)
 	}
+	return segs
+}
+
+// fitFactorAR fits the capped ridge AR of each of the first rank factors on
+// the fit segments' scores segs (from fitScores with at least rank factors).
+func fitFactorAR(segs [][][]float64, pca *pcaFit, rank, order int, ridge, radiusCap float64) (*FactorModel, error) {
+	D := len(pca.mean)
 	m := &FactorModel{Mean: append([]float64(nil), pca.mean...), Basis: make([][]float64, D), Phi: make([][]float64, rank), Kappa: make([]float64, rank)}
 	for d := range D {
 		m.Basis[d] = make([]float64, rank)

@@ -178,8 +178,9 @@ func BuildFactorBank(seqs [][][]float64, cfg FactorConfig) (*Bank, FactorSelecti
 			return nil, sel, fmt.Errorf("prior: BuildFactorBank: fold %d: %w", f, err)
 		}
 		count += len(origins)
+		scores := fitScores(rows, fold.Fit, pca, maxRank)
 		for _, p := range orders {
-			full, err := fitFactorAR(rows, fold.Fit, pca, maxRank, p, cfg.Ridge, cfg.RadiusCap)
+			full, err := fitFactorAR(scores, pca, maxRank, p, cfg.Ridge, cfg.RadiusCap)
 			if err != nil {
 				return nil, sel, fmt.Errorf("prior: BuildFactorBank: fold %d, p=%d: %w", f, p, err)
 			}

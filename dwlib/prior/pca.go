@@ -81,17 +81,19 @@ func fitPCA(rows [][]float64, spans []Span, D, rank int) (*pcaFit, error) {
 // scores returns the factor scores a_t = Lᵀ(x_t - mu) of the first rank
 // factors for rows[lo:hi], [hi-lo][rank].
 func (p *pcaFit) scores(rows [][]float64, lo, hi, rank int) [][]float64 {
-	D := len(p.mean)
+	D, stride := len(p.mean), p.basis.RawMatrix().Stride
+	raw := p.basis.RawMatrix().Data
 	out := make([][]float64, hi-lo)
+	flat := make([]float64, (hi-lo)*rank)
 	for t := lo; t < hi; t++ {
-		a := make([]float64, rank)
+		a := flat[(t-lo)*rank : (t-lo+1)*rank : (t-lo+1)*rank]
 		for d := range D {
 			v := rows[t][d] - p.mean[d]
 			if v == 0 {
 				continue
 			}
-			for j := range rank {
-				a[j] += p.basis.At(d, j) * v
+			for j, l := range raw[d*stride : d*stride+rank] {
+				a[j] += l * v
 			}
 		}
 		out[t-lo] = a

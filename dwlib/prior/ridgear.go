@@ -39,21 +39,46 @@ func FitScalarAR(segments [][]float64, p int, ridge float64) ([]float64, error) 
 	if p == 0 {
 		return []float64{}, nil
 	}
-	g := mat.NewSymDense(p, nil)
-	c := mat.NewVecDense(p, nil)
+	// The lag Gram of one segment, G[i][j] = Σ_{t=p}^{L-1} y[t-1-i] y[t-1-j], is Toeplitz up to
+	// end corrections: its first row costs O(L p) and each later entry follows from its
+	// up-left neighbour, G[i][j] = G[i-1][j-1] + y[p-1-i] y[p-1-j] - y[L-1-i] y[L-1-j], so a
+	// segment costs O(L p + p²) instead of O(L p²).
+	gs := make([]float64, p*p) // row-major, symmetric
+	cs := make([]float64, p)
+	seg := make([]float64, p*p)
 	n := 0
 	for _, y := range segments {
-		for t := p; t < len(y); t++ {
-			for i := range p {
-				yi := y[t-1-i]
-				c.SetVec(i, c.AtVec(i)+yi*y[t])
-				for j := i; j < p; j++ {
-					g.SetSym(i, j, g.At(i, j)+yi*y[t-1-j])
-				}
+		L := len(y)
+		if L <= p {
+			continue
+		}
+		for j := range p {
+			a, b := 0.0, 0.0
+			for t := p; t < L; t++ {
+				a += y[t-1] * y[t-1-j]
+				b += y[t-1-j] * y[t]
 			}
-			n++
+			seg[j], cs[j] = a, cs[j]+b
+		}
+		for i := 1; i < p; i++ {
+			for j := i; j < p; j++ {
+				seg[i*p+j] = seg[(i-1)*p+j-1] + y[p-1-i]*y[p-1-j] - y[L-1-i]*y[L-1-j]
+			}
+		}
+		for i := range p {
+			for j := i; j < p; j++ {
+				gs[i*p+j] += seg[i*p+j]
+			}
+		}
+		n += L - p
+	}
+	for i := range p {
+		for j := range i {
+			gs[i*p+j] = gs[j*p+i]
 		}
 	}
+	g := mat.NewSymDense(p, gs)
+	c := mat.NewVecDense(p, cs)
 	if n == 0 {
 		return nil, fmt.Errorf("prior: FitScalarAR: no segment is longer than p=%d (no complete lag window)", p)
 	}

@@ -2,8 +2,11 @@ package prior
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Only complete lag windows inside one segment count: with segments [1 2]
@@ -58,6 +61,53 @@ func TestFitScalarARNoiseFreeRecovery(t *testing.T) {
 	for k := range 3 {
 		if math.Abs(f[k]-segs[0][10+k]) > 1e-9 {
 			t.Fatalf("forecast %d = %v, want %v", k, f[k], segs[0][10+k])
+		}
+	}
+}
+
+// The fast lag Gram (first row plus diagonal recursion) against the direct
+// normal equations on random segments of several lengths, some shorter than p.
+func TestFitScalarARMatchesDirectSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var segs [][]float64
+	for _, L := range []int{3, 40, 7, 120, 6} {
+		y := make([]float64, L)
+		for i := range y {
+			y[i] = rng.NormFloat64() + 0.3
+		}
+		segs = append(segs, y)
+	}
+	const p, ridge = 6, 0.01
+	G := mat.NewDense(p, p, nil)
+	c := mat.NewVecDense(p, nil)
+	for _, y := range segs {
+		for tt := p; tt < len(y); tt++ {
+			for i := range p {
+				c.SetVec(i, c.AtVec(i)+y[tt-1-i]*y[tt])
+				for j := range p {
+					G.Set(i, j, G.At(i, j)+y[tt-1-i]*y[tt-1-j])
+				}
+			}
+		}
+	}
+	s := 0.0
+	for i := range p {
+		s += G.At(i, i) / p
+	}
+	for i := range p {
+		G.Set(i, i, G.At(i, i)+ridge*s)
+	}
+	var want mat.VecDense
+	if err := want.SolveVec(G, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FitScalarAR(segs, p, ridge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p {
+		if math.Abs(got[i]-want.AtVec(i)) > 1e-12 {
+			t.Fatalf("phi = %v, direct solve %v", got, mat.Formatted(want.T()))
 		}
 	}
 }
