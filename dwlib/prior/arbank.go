@@ -182,41 +182,60 @@ func BuildARBank(series []data.Series, cfg ARConfig) (*Bank, ARSelection, error)
 		}
 		count += len(origins[f])
 	}
-	best := math.Inf(1)
-	for _, W := range ws {
-		for _, lam := range cfg.Lambdas {
-			acc := make([]float64, K)
-			c := Candidate{Window: W, Lambda: lam}
-			for f := range folds {
-				if c.Reason != "" {
-					break
+	// One pass over each fold's fit data per W (baseline.FitRidgePath), solved for every lambda.
+	type score struct {
+		acc    []float64
+		reason string
+	}
+	cands := make([]score, len(ws)*len(cfg.Lambdas))
+	for i := range cands {
+		cands[i].acc = make([]float64, K)
+	}
+	for wi, W := range ws {
+		for f := range folds {
+			us := units(f, W)
+			if len(us) == 0 {
+				for li := range cfg.Lambdas {
+					if c := &cands[wi*len(cfg.Lambdas)+li]; c.reason == "" {
+						c.reason = fmt.Sprintf("fold %d has no fit segment longer than W=%d", f, W)
+					}
 				}
-				us := units(f, W)
-				if len(us) == 0 {
-					c.Reason = fmt.Sprintf("fold %d has no fit segment longer than W=%d", f, W)
-					break
+				continue
+			}
+			models, errs, err := baseline.FitRidgePath(us, W, cfg.Lambdas, drive == nil)
+			if err != nil {
+				return nil, sel, fmt.Errorf("prior: BuildARBank: fold %d, W=%d: %w", f, W, err)
+			}
+			for li, m := range models {
+				c := &cands[wi*len(cfg.Lambdas)+li]
+				if c.reason != "" {
+					continue
 				}
-				m, err := baseline.FitRidge(us, baseline.RidgeSpec{W: W, Lambda: lam, NoDrive: drive == nil})
-				if err != nil {
-					c.Reason = fmt.Sprintf("fold %d: %v", f, err)
-					break
+				if m == nil {
+					c.reason = fmt.Sprintf("fold %d: %v", f, errs[li])
+					continue
 				}
 				for _, o := range origins[f] {
 					pred, err := forecast(m, o)
 					if err != nil {
 						if !errors.Is(err, baseline.ErrDiverged) {
-							return nil, sel, fmt.Errorf("prior: BuildARBank: fold %d, W=%d, lambda=%g, origin %d: %w", f, W, lam, o, err)
+							return nil, sel, fmt.Errorf("prior: BuildARBank: fold %d, W=%d, lambda=%g, origin %d: %w", f, W, cfg.Lambdas[li], o, err)
 						}
-						c.Reason = fmt.Sprintf("fold %d: %v", f, err)
+						c.reason = fmt.Sprintf("fold %d: %v", f, err)
 						break
 					}
-					addSquares(acc, residual(rows, o, pred), D)
+					addSquares(c.acc, residual(rows, o, pred), D)
 				}
 			}
-			if c.Reason != "" {
-				c.MSE = math.Inf(1)
-			} else {
-				pc := poolCandidate(acc, count, D)
+		}
+	}
+	best := math.Inf(1)
+	for wi, W := range ws {
+		for li, lam := range cfg.Lambdas {
+			cd := cands[wi*len(cfg.Lambdas)+li]
+			c := Candidate{Window: W, Lambda: lam, Reason: cd.reason, MSE: math.Inf(1)}
+			if cd.reason == "" {
+				pc := poolCandidate(cd.acc, count, D)
 				c.MSE, c.MSEByHorizon, c.Origins = pc.MSE, pc.MSEByHorizon, pc.Origins
 			}
 			if c.MSE < best {

@@ -3,6 +3,8 @@ package prior
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/data"
 )
 
 // BenchmarkBuildFactorBank: 40 channels, 20,000 training steps, K = 64, the paper's folds and
@@ -23,6 +25,31 @@ func BenchmarkBuildFactorBank(b *testing.B) {
 	cfg.Ranks, cfg.Orders = []int{8, 16, 32}, []int{8, 16, 32}
 	for b.Loop() {
 		if _, _, err := BuildFactorBank([][][]float64{x}, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildARBank: the paper-cpu Mackey–Glass geometry (28 training series of 2048 steps,
+// an 8-dimensional delay state, no drive), K = 32, DefaultARConfig.
+func BenchmarkBuildARBank(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	train := make([]data.Series, 28)
+	for i := range train {
+		y := make([]float64, 2048+7)
+		for t := 2; t < len(y); t++ {
+			y[t] = 1.6*y[t-1] - 0.8*y[t-2] + rng.NormFloat64()
+		}
+		for t := range 2048 {
+			row := make([]float64, 8)
+			for d := range row {
+				row[d] = y[t+7-d]
+			}
+			train[i].X = append(train[i].X, row)
+		}
+	}
+	for b.Loop() {
+		if _, _, err := NewARSampler(train, 32, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
