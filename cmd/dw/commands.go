@@ -15,6 +15,8 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/dwlib/noise"
+	"github.com/internal-dw/dwgo/dwlib/prior"
 	"github.com/internal-dw/dwgo/dwlib/train"
 	"github.com/internal-dw/dwgo/kernelext"
 )
@@ -106,6 +108,8 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	singleFlag(fs, &methods, "method", "", "method: "+strings.Join(experiment.Methods(), ", "))
 	singleFlag(fs, &seeds, "seed", "0", "experimental seed (split, initialisation, sampling)")
 	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
+	sampler := fs.String("sampler", "", "DW noise sampler for the dw runs: "+strings.Join(noise.Names(), ", ")+
+		" (default: the profile's; "+prior.ARName+" is DW-Prior with a cross-fitted ridge AR, its bank built from the run's training split)")
 	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
 	engine := fs.String("engine", "", "how rollouts become compiled graphs: steps (one step per graph, for XLA/GPU) or unrolled (one graph per rollout); default $"+train.EngineEnv+", else steps on XLA and unrolled on the Go backend")
 	stopAfter := new(int)
@@ -128,7 +132,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		// The file is the whole configuration: a flag it replaces would be silently ignored.
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len"}, f.Name) {
+			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len", "sampler"}, f.Name) {
 				given = append(given, "-"+f.Name)
 			}
 		})
@@ -163,6 +167,19 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		return nil, rf, nil, err
 	}
 	cfgs, err := experiment.ResolveJobs(rf.profile, grid.Jobs())
+	if err == nil && *sampler != "" {
+		if !slices.Contains(noise.Names(), *sampler) {
+			return nil, rf, nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", *sampler, strings.Join(noise.Names(), ", "))}
+		}
+		if !slices.Contains(grid.Methods, "dw") {
+			return nil, rf, nil, usageError{fmt.Errorf("-sampler %q applies to -method dw only", *sampler)}
+		}
+		for i := range cfgs {
+			if cfgs[i].Train.Method == "dw" {
+				cfgs[i].Train.Sampler = *sampler
+			}
+		}
+	}
 	for i := range cfgs {
 		cfgs[i].Train.Engine = *engine
 	}

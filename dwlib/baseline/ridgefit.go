@@ -46,6 +46,23 @@ func FitRidge(units []eval.Unit, spec RidgeSpec) (*Ridge, error) {
 	return sys.solve(spec.Lambda)
 }
 
+// FitRidgePath fits one [Ridge] per lambda from a single pass over the units: the normal
+// equations of W are accumulated once (the costly part, O(n F²)) and solved for each lambda, as
+// SelectRidge does. models[i] is the fit for lambdas[i], or nil with errs[i] saying why (a
+// singular system or an invalid lambda); err reports what fails for every lambda (W < 1, bad
+// units). Each model equals FitRidge(units, RidgeSpec{W, lambdas[i], noDrive}).
+func FitRidgePath(units []eval.Unit, W int, lambdas []float64, noDrive bool) (models []*Ridge, errs []error, err error) {
+	sys, err := newRidgeSystem(units, W, !noDrive)
+	if err != nil {
+		return nil, nil, err
+	}
+	models, errs = make([]*Ridge, len(lambdas)), make([]error, len(lambdas))
+	for i, lam := range lambdas {
+		models[i], errs[i] = sys.solve(lam)
+	}
+	return models, errs, nil
+}
+
 // ridgeSystem holds the sums of the normal equations for one W, so that a
 // whole λ grid is solved from one pass over the data.
 type ridgeSystem struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/prior"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
@@ -70,9 +71,15 @@ func Methods() []string { return slices.Clone(train.Methods) }
 func Testbeds() []string { return data.Names() }
 
 // Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>. For
-// a CSV data set the testbed is CSVData.Testbed, csv-<name>-<hash8>.
+// a CSV data set the testbed is CSVData.Testbed, csv-<name>-<hash8>. A DW run with a DW-Prior
+// sampler (dwlib/prior) names it after the method, dw-prior-ar-K<K>-s<seed>, so that it does not
+// share a directory with the profile's DW-Generic run.
 func (c RunConfig) Name() string {
-	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, c.Train.Method, c.Train.K, c.Seed)
+	method := c.Train.Method
+	if method == "dw" && (c.Train.Sampler == prior.Name || c.Train.Sampler == prior.ARName) {
+		method += "-" + c.Train.Sampler
+	}
+	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, method, c.Train.K, c.Seed)
 }
 
 // JSON is the run configuration as indented JSON.

@@ -198,7 +198,11 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		return nil, err
 	}
 	id := identityOf(cfg, ds)
-	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, id)
+	tcfg, err := withNoiseSampler(cfg, ds)
+	if err != nil {
+		return nil, err
+	}
+	s, err := train.NewSession(bk, f, tcfg.Train, cfg.Fit, ds.Train, ds.Val, id)
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}
@@ -374,7 +378,11 @@ func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 		return nil, nil, err
 	}
 	id := identityOf(cfg, ds)
-	s, err := train.NewSession(bk, f, cfg.Train, cfg.Fit, ds.Train, ds.Val, id)
+	tcfg, err := withNoiseSampler(cfg, ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := train.NewSession(bk, f, tcfg.Train, cfg.Fit, ds.Train, ds.Val, id)
 	if err != nil {
 		return nil, nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}

@@ -143,7 +143,11 @@ func TrainingClock(opt Options) EpochClock {
 		}
 		fit := cfg.Fit
 		fit.Patience = epochs + 1 // never stop early while timing
-		s, err := train.NewSession(bk, f, cfg.Train, fit, ds.Train, ds.Val, cfg)
+		tcfg, err := withNoiseSampler(cfg, ds)
+		if err != nil {
+			return EpochTimes{}, err
+		}
+		s, err := train.NewSession(bk, f, tcfg.Train, fit, ds.Train, ds.Val, cfg)
 		if err != nil {
 			return EpochTimes{}, err
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/internal-dw/dwgo/dwlib/noise"
 )
 
 // Methods lists the training methods.
@@ -62,6 +64,13 @@ type Config struct {
 	// backend), EngineSteps or EngineUnrolled (see engine.go). It changes no result beyond the
 	// summation order, so it is not part of a run's identity.
 	Engine string `json:"-"`
+	// NoiseSampler, when non-nil, is DW's noise sampler itself, built by the caller, and Sampler
+	// must be its Name: a DW-Prior bank sampler (dwlib/prior) is built from the training split,
+	// which noise.New does not see. Nil: noise.New(Sampler). Not serialised: its content must
+	// follow from the rest of the run's configuration (the bank from the training split and
+	// Seed), and a checkpoint restores the sampler's state from its own JSON (noise.New(Sampler)
+	// then UnmarshalJSON).
+	NoiseSampler noise.Sampler `json:"-"`
 }
 
 // Task losses (Config.Loss).
@@ -132,6 +141,9 @@ func (c Config) Defaults() Config {
 func (c Config) Validate() error {
 	if !slices.Contains(Methods, c.Method) {
 		return fmt.Errorf("train: unknown method %q, valid methods are %q", c.Method, Methods)
+	}
+	if c.NoiseSampler != nil && c.NoiseSampler.Name() != c.Sampler {
+		return fmt.Errorf("train: Config.NoiseSampler is a %q sampler, but Config.Sampler = %q", c.NoiseSampler.Name(), c.Sampler)
 	}
 	switch {
 	case c.K < 1:

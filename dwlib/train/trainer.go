@@ -142,9 +142,11 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 	L := f.NumLayers()
 	switch cfg.Method {
 	case "dw":
-		sampler, err := noise.New(cfg.Sampler)
-		if err != nil {
-			return nil, err
+		sampler := cfg.NoiseSampler
+		if sampler == nil {
+			if sampler, err = noise.New(cfg.Sampler); err != nil {
+				return nil, err
+			}
 		}
 		cc := calib.DefaultConfig(cfg.K, L)
 		cc.Warmup, cc.Period = cfg.Warmup, cfg.Period
