@@ -108,3 +108,14 @@ func newQuietly(config string) (compute.Backend, error) {
 	defer func() { os.Stdout = stdout }()
 	return compute.NewWithConfig(config)
 }
+
+// IsGo reports whether b is GoMLX's pure-Go backend (its Name is "Go Backend"; "go" is accepted
+// too). Everything else (XLA through PJRT) compiles graphs ahead of running them, at a cost per
+// node that shapes how dwlib/train builds rollouts.
+func IsGo(b compute.Backend) bool {
+	if b == nil {
+		return false
+	}
+	n := b.Name()
+	return n == "Go Backend" || n == "go"
+}

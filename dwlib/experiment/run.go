@@ -240,7 +240,7 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		}
 	}
 	resumedAt := s.Epoch()
-	if !s.Done() && (s.Trainer().Engine() == train.EngineSteps || bk.Name() != "go") {
+	if !s.Done() && (s.Trainer().Engine() == train.EngineSteps || !backend.IsGo(bk)) {
 		// Compile every graph up front and concurrently: on XLA this is where a run waits.
 		times, wall, err := s.Compile()
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gomlx/compute"
+	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
@@ -28,8 +29,8 @@ const (
 )
 
 // EngineEnv names the environment variable that chooses the engine when Config.Engine is
-// EngineAuto: "steps" or "unrolled". Unset, XLA backends get the step engine and the pure-Go
-// backend the unrolled one.
+// EngineAuto: "steps" or "unrolled". Unset, the pure-Go backend gets the unrolled graphs and every
+// other backend (XLA) the step engine.
 const EngineEnv = "DW_ENGINE"
 
 // ResolveEngine returns the engine a run with configured engine (Config.Engine) uses on bk.
@@ -42,7 +43,7 @@ func ResolveEngine(bk compute.Backend, engine string) (string, error) {
 	case EngineUnrolled, EngineSteps:
 		return engine, nil
 	case "":
-		if bk != nil && bk.Name() == "xla" {
+		if bk != nil && !backend.IsGo(bk) {
 			return EngineSteps, nil
 		}
 		return EngineUnrolled, nil
