@@ -18,7 +18,7 @@ func TestLayerNormAndGELUByHand(t *testing.T) {
 	p := &paramInit{store: store, dtype: dtypes.Float64}
 	gain := p.variable("ln", "g", []float64{1, 2, 1, 1}, 4)
 	bias := p.variable("ln", "b", []float64{0, 0, 1, 0}, 4)
-	exec := mlmodel.MustNewExec(backend.MustShared(), store, func(_ *mlmodel.Scope, x *Node) (*Node, *Node) {
+	exec := MustNewLiveExec(backend.MustShared(), store, func(_ *mlmodel.Scope, x *Node) (*Node, *Node) {
 		return layerNorm(x, gain, bias), gelu(x)
 	})
 	x := []float64{1, 2, 3, 6}

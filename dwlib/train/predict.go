@@ -53,7 +53,7 @@ func (p *Predictor) exec(H int) (*mlmodel.Exec, error) {
 	if e, ok := p.execs[H]; ok {
 		return e, nil
 	}
-	e, err := mlmodel.NewExec(p.bk, p.f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+	e, err := model.NewLiveExec(p.bk, p.f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		var drive *Node
 		if len(in) > 1 {
 			drive = in[1]

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
@@ -114,10 +115,10 @@ func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 	opt := newAdam(cfg)
 	hasDrive := mc.DriveDim > 0
 	var err error
-	if t.task, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, false)); err != nil {
+	if t.task, err = model.NewTrainingExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, false)); err != nil {
 		return nil, err
 	}
-	if t.apply, err = mlmodel.NewExec(bk, f.Store(), buildApply(cfg, opt, vars, accums)); err != nil {
+	if t.apply, err = model.NewTrainingExec(bk, f.Store(), buildApply(cfg, opt, vars, accums)); err != nil {
 		return nil, err
 	}
 	L := f.NumLayers()
@@ -132,7 +133,7 @@ func NewTrainer(bk compute.Backend, f Model, cfg Config) (*Trainer, error) {
 		if t.ctrl, err = calib.New(cc, sampler); err != nil {
 			return nil, err
 		}
-		if t.probe, err = mlmodel.NewExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, true)); err != nil {
+		if t.probe, err = model.NewTrainingExec(bk, f.Store(), buildGradient(f, cfg, vars, accums, hasDrive, true)); err != nil {
 			return nil, err
 		}
 	default:
