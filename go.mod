@@ -1,12 +1,14 @@
 module github.com/internal-dw/dwgo
 
-go 1.26.8
+go 1.27
+
+toolchain go1.27.3
 
 require (
-	github.com/gomlx/compute v0.0.0-20260716164435-04857206aff7
-	github.com/gomlx/go-xla v0.3.0
-	github.com/gomlx/gomlx v0.28.0
-	github.com/janpfeifer/gonb v0.11.3
+	github.com/gomlx/compute v0.1.14
+	github.com/gomlx/go-xla v0.4.13
+	github.com/gomlx/gomlx v0.28.16
+	github.com/janpfeifer/gonb v0.11.5
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.15.2
 )
@@ -25,9 +27,9 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
-	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
+	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/image v0.26.0 // indirect
-	golang.org/x/sys v0.43.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/term v0.40.0 // indirect
 	golang.org/x/text v0.35.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect

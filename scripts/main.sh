@@ -16,6 +16,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export GOMLX_BACKEND="${GOMLX_BACKEND:-go}"
+# Go 1.27.3, which GoMLX v0.28.16 needs (go.mod's toolchain line): the go command fetches it from the
+# module proxy on first use (about 10 s), whatever Go 1.21+ is installed.
+export GOTOOLCHAIN=go1.27.3
 # GoMLX's pure-Go backend has SIMD matrix products on amd64 when built with GOEXPERIMENT=simd
 # (about 1.2x a Mamba-24 and 1.6x a Mamba-128 training step here; README "Benchmarks"). Opt out
 # with GOEXPERIMENT= (empty) for a plain build.

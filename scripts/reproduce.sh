@@ -22,6 +22,9 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# Go 1.27.3, which GoMLX v0.28.16 needs (go.mod's toolchain line): the go command fetches it from the
+# module proxy on first use (about 10 s), whatever Go 1.21+ is installed.
+export GOTOOLCHAIN=go1.27.3
 
 # name | profile | dw grid flags | label of the saved table, or "ksweep -H H": a training-horizon
 # sweep (one testbed; every checkpoint scored at h = 1..H, which needs the checkpoint, on the

@@ -25,6 +25,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The kernel builds every cell with Go 1.27.3 (scripts/kernel/launch.sh exports it as well).
+export GOTOOLCHAIN=go1.27.3
 KERNEL_NAME="gonb-dwgo"
 HTML_DIR="$ROOT/notebooks/html"
 LOG_DIR="$ROOT/.tools/logs"

@@ -21,6 +21,9 @@ KERNEL_DISPLAY_NAME="Go (dwgo, GoNB)"
 TOOLS_BIN="$ROOT/.tools/bin"
 APT_PACKAGES=(jupyter-notebook jupyter-nbconvert python3-ipykernel jupyter-client)
 FORCE=0
+# Go 1.27.3, which GoMLX v0.28.16 needs (go.mod's toolchain line): the go command fetches it from the
+# module proxy on first use (about 10 s), whatever Go 1.21+ is installed.
+export GOTOOLCHAIN=go1.27.3
 
 for arg in "$@"; do
   case "$arg" in

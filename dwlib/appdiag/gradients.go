@@ -91,7 +91,7 @@ func NewStepGradients(bk compute.Backend, m Model, K int, loss string) (*StepGra
 		s.total += v.Shape().Size()
 	}
 	var err error
-	s.exec, err = mlmodel.NewExec(bk, m.Store(), s.build)
+	s.exec, err = model.NewLiveExec(bk, m.Store(), s.build)
 	if err != nil {
 		return nil, err
 	}

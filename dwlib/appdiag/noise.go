@@ -448,7 +448,7 @@ func newGraphProber(bk compute.Backend, f *model.Forecaster, b *train.Batch, det
 	mc := f.Config()
 	K, L := b.K, f.NumLayers()
 	p := &graphProber{f: f, b: b, dt: mc.DType}
-	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, eps, gains := in[0], in[1], in[2], in[3]
 		var drive *Node
 		if len(in) > 4 {

@@ -299,7 +299,7 @@ func TestGainResponseGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	pred, _ := gp.predictions()
-	plain, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+	plain, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		return Stack(f.Rollout(nil, model.Inputs{History: in[0], Drive: in[1]}, 5, model.RolloutOptions{}).Preds, 1)
 	})
 	if err != nil {

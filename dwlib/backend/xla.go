@@ -14,18 +14,13 @@ const xlaHelp = `To use the XLA/PJRT backend (GPU), point GoMLX at a PJRT plugin
   GOMLX_BACKEND=xla:/path/to/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so
 (the CUDA plugin inside a JAX CUDA wheel works), or set PJRT_PLUGIN_LIBRARY_PATH to a directory holding
 pjrt_c_api_<name>_plugin.so and use GOMLX_BACKEND=xla:<name>. The NVIDIA libraries are looked up in
-../nvidia next to the plugin; override with DW_CUDA_DATA_DIR or XLA_FLAGS=--xla_gpu_cuda_data_dir=DIR.
+../nvidia next to the plugin's folder, or ../../nvidia (a JAX wheel's site-packages/nvidia); override
+with DW_CUDA_DATA_DIR or XLA_FLAGS=--xla_gpu_cuda_data_dir=DIR.
 Unset GOMLX_BACKEND to use the pure-Go backend. See environment.md.`
 
 // prepareXLA turns off GoMLX's plugin auto-install (it downloads from the network at start-up),
-// checks that the plugin named by the configuration exists, and applies DW_CUDA_DATA_DIR.
-//
-// go-xla finds the NVIDIA libraries itself in ../nvidia next to a plugin file and keeps an
-// --xla_gpu_cuda_data_dir already present in XLA_FLAGS. JAX's CUDA wheels keep them in
-// site-packages/nvidia, one level higher (measured on an H200: go-xla warned "Can't find nvidia/
-// subdirectory next to the cuda plugin"): prepareXLA points XLA_FLAGS there. DW_CUDA_DATA_DIR is
-// for libraries installed anywhere else. (go-xla v0.1.4 wrote a
-// hard-coded developer path instead, which this function used to work around.)
+// checks that the plugin named by the configuration exists, and tells XLA where the NVIDIA
+// libraries are (cudaDataDir).
 func prepareXLA(config string) error {
 	xla.EnableAutoInstall(false)
 	_, plugin, _ := strings.Cut(config, ":")
@@ -38,35 +33,55 @@ func prepareXLA(config string) error {
 		return fmt.Errorf("backend %q: plugin %q given by name but PJRT_PLUGIN_LIBRARY_PATH is not set\n%s", config, plugin, xlaHelp)
 	}
 	flags := os.Getenv("XLA_FLAGS")
-	dir := os.Getenv("DW_CUDA_DATA_DIR")
-	if dir == "" && filepath.IsAbs(plugin) {
-		dir = jaxNvidiaDir(plugin)
-		if dir != "" {
-			// go-xla looks for the libraries in ../nvidia next to the plugin only
-			// (pjrt.cudaPluginCheckDrivers, go-xla v0.4.x) and warns when they are not there;
-			// JAX's wheels keep them one level higher. Found them: silence that check.
-			if err := os.Setenv("GOPJRT_CUDA_CHECKS", "0"); err != nil {
-				return err
-			}
-		}
+	if strings.Contains(flags, "--xla_gpu_cuda_data_dir") {
+		return nil // the user's own choice
 	}
-	if dir == "" || strings.Contains(flags, "--xla_gpu_cuda_data_dir") {
+	dir, quiet := cudaDataDir(plugin)
+	if dir == "" {
 		return nil
+	}
+	if quiet && os.Getenv(goxlaCUDAChecks) == "" {
+		if err := os.Setenv(goxlaCUDAChecks, "0"); err != nil {
+			return err
+		}
 	}
 	return os.Setenv("XLA_FLAGS", strings.TrimSpace(flags+" --xla_gpu_cuda_data_dir="+dir))
 }
 
-// jaxNvidiaDir returns site-packages/nvidia for a plugin inside a JAX CUDA wheel
-// (site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so), or "" when the plugin's own ../nvidia
-// exists (go-xla finds that itself) or neither does.
-func jaxNvidiaDir(plugin string) string {
-	isDir := func(p string) bool { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
-	up2 := filepath.Dir(filepath.Dir(plugin))
-	if isDir(filepath.Join(up2, "nvidia")) {
-		return ""
+// goxlaCUDAChecks is the variable go-xla's pjrt.cudaPluginCheckDrivers (pjrt/cuda_linux.go)
+// reads: any value but "", "1", "true" or "yes" turns its check off. (Its warning text spells
+// it GOPJR_CUDA_CHECKS, which nothing reads.)
+const goxlaCUDAChecks = "GOPJRT_CUDA_CHECKS"
+
+// cudaDataDir returns the NVIDIA library folder to pass to XLA as --xla_gpu_cuda_data_dir, or ""
+// to leave it to go-xla; quiet reports that go-xla's own check would warn for nothing.
+//
+// DW_CUDA_DATA_DIR, when set, is the answer. Otherwise, for a plugin given by absolute path:
+// go-xla v0.4.x (pjrt.cudaNVidiaPath, called by pjrt.cudaPluginCheckDrivers after loading a CUDA
+// plugin) looks only at <folder of the plugin's folder>/nvidia and, when that exists, sets
+// XLA_FLAGS=--xla_gpu_cuda_data_dir to it; when it does not, it warns "Can't find nvidia/
+// subdirectory next to the cuda plugin" and sets nothing. A JAX wheel keeps the plugin in
+// site-packages/jax_plugins/xla_cuda13/ and the libraries in site-packages/nvidia/, one level
+// further up (the plugin's RPATH, $ORIGIN/../../nvidia, finds them there, so it runs). For that
+// layout this returns site-packages/nvidia and quiet.
+func cudaDataDir(plugin string) (dir string, quiet bool) {
+	if d := os.Getenv("DW_CUDA_DATA_DIR"); d != "" {
+		return d, false
 	}
-	if d := filepath.Join(filepath.Dir(up2), "nvidia"); isDir(d) {
-		return d
+	if !filepath.IsAbs(plugin) {
+		return "", false
 	}
-	return ""
+	up := filepath.Dir(filepath.Dir(plugin))
+	if isDir(filepath.Join(up, "nvidia")) {
+		return "", false // go-xla finds it and sets XLA_FLAGS itself
+	}
+	if wheel := filepath.Join(filepath.Dir(up), "nvidia"); isDir(wheel) {
+		return wheel, true
+	}
+	return "", false
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

@@ -47,7 +47,7 @@ func MeasureResidualShares(bk compute.Backend, f *model.Forecaster, units []data
 	L, D := f.NumLayers(), mc.StateDim
 	g := train.Geometry{Window: mc.Window, K: K, BurnIn: mc.BurnIn}
 	scale := 1 / float64(batch*K)
-	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, eps *graph.Node) []*graph.Node {
+	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, eps *graph.Node) []*graph.Node {
 		router := route.NewRouter(graph.Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2)))
 		pred := graph.Stack(f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)
 		e := graph.Sub(pred, graph.ConvertDType(target, pred.DType()))

@@ -102,6 +102,69 @@ func BenchmarkEpochMG(b *testing.B) {
 	}
 }
 
+// BenchmarkEpochProfile times Full BPTT and Internal-DW training epochs on Mackey–Glass as
+// `dw train` runs them in a profile: a train.Session of the profile's configuration (its model
+// width, grouping, microbatches and accumulation, seed 0), the training loop only
+// (EpochRecord.TrainSeconds; the validation after each epoch is not counted). One epoch of each
+// runs first (compilation, DW's warm-up); then each iteration is one Full epoch and one DW epoch.
+//
+//	go test ./dwlib/experiment -run '^$' -bench 'EpochProfile' -benchtime 2x
+//
+// "standard" is the standard profile (Mamba-24, minibatches of 32 windows), "paper-cpu" the
+// authors' configuration at width 32 (microbatches of 4 trajectories × 16 starts).
+func BenchmarkEpochProfile(b *testing.B) {
+	for _, profile := range []string{Standard, PaperCPU} {
+		b.Run(profile, func(b *testing.B) {
+			full, dw := newProfileSession(b, profile, "full", b.N+1), newProfileSession(b, profile, "dw", b.N+1)
+			full.epoch(b)
+			dw.epoch(b)
+			full.seconds, dw.seconds = 0, 0
+			b.ResetTimer()
+			for range b.N {
+				full.epoch(b)
+				dw.epoch(b)
+			}
+			n := float64(b.N)
+			b.ReportMetric(full.seconds/n, "full-s/epoch")
+			b.ReportMetric(dw.seconds/n, "dw-s/epoch")
+			b.ReportMetric(dw.seconds/full.seconds, "dw/full")
+		})
+	}
+}
+
+// profileSession is one method's training session for BenchmarkEpochProfile.
+type profileSession struct {
+	s       *train.Session
+	seconds float64
+}
+
+func newProfileSession(b *testing.B, profile, method string, epochs int) *profileSession {
+	cfg, err := Resolve(profile, "mackey-glass", method, 0, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, f, err := setup(cfg, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fit := cfg.Fit
+	fit.Epochs, fit.Patience = epochs, epochs+1 // never stop early while timing
+	s, err := train.NewSession(backend.MustShared(), f, cfg.Train, fit, ds.Train, ds.Val, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &profileSession{s: s}
+}
+
+// epoch trains one epoch and adds its training-loop seconds.
+func (p *profileSession) epoch(b *testing.B) {
+	rec, err := p.s.RunEpoch(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.seconds += rec.TrainSeconds
+}
+
 // BenchmarkSweepJobs times one small standard-geometry sweep (Mackey–Glass, Full and DW, seeds
 // 0 and 1, one epoch each, fresh run directories) one run at a time and two at once, alternating in
 // each iteration so machine noise hits both alike. Reported: wall seconds of each and the speed-up

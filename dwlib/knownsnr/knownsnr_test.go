@@ -167,7 +167,7 @@ func TestGradientSplitIsTheHorizonLossGradient(t *testing.T) {
 	g := train.Geometry{Window: 3, K: K, BurnIn: 1}
 	picks, _ := RandomPicks(ds.Test, N, g, rand.New(rand.NewPCG(cfg.Seed, 0)))
 	st, _ := NewStarts(ds.Test, picks, g, ds.Norm.State)
-	lossGrad, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, mask *Node) *Node {
+	lossGrad, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, target, mask *Node) *Node {
 		pred := Stack(f.Rollout(nil, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)
 		e := Sub(pred, target)
 		sq := ReduceSum(Mul(e, e), -1) // [N, K]

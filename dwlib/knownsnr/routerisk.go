@@ -263,7 +263,7 @@ type probeOut struct {
 func newProbeExec(bk compute.Backend, f *model.Forecaster, N, K int) (*probeExec, error) {
 	L := f.NumLayers()
 	scale := 1 / float64(N*K)
-	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, eps, mean := in[0], in[1], in[2], in[3]
 		gains := Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2))
 		router := route.NewRouter(gains)
@@ -306,7 +306,7 @@ type drawExec struct {
 func newDrawExec(bk compute.Backend, f *model.Forecaster, N, B, K int) (*drawExec, error) {
 	L := f.NumLayers()
 	scale := 1 / float64(N*K) // N, not N·B: the draws are an expectation, not more samples
-	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, eps *Node) *Node {
+	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, eps *Node) *Node {
 		gains := Ones(hist.Graph(), shapes.Make(dtypes.Float32, K, L, 2))
 		router := route.NewRouter(gains)
 		pred := Stack(f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds, 1)

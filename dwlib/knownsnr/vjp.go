@@ -25,7 +25,7 @@ type paramVJP struct {
 
 func newParamVJP(bk compute.Backend, f *model.Forecaster, N, K int) (*paramVJP, error) {
 	v := &paramVJP{f: f, N: N, W: f.Config().Window, K: K}
-	exec, err := mlmodel.NewExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, cot *Node) *Node {
+	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, hist, cot *Node) *Node {
 		ro := f.Rollout(nil, model.Inputs{History: hist}, K, model.RolloutOptions{})
 		pred := Stack(ro.Preds, 1)
 		loss := ReduceAllSum(Mul(pred, ConvertDType(cot, pred.DType())))

@@ -68,7 +68,7 @@ func layerNorm(x *Node, gain, bias *mlmodel.Variable) *Node {
 
 // gelu is the exact GELU, x·Φ(x) = ½x(1 + erf(x/√2)), as PyTorch's default.
 func gelu(x *Node) *Node {
-	return Mul(MulScalar(x, 0.5), OnePlus(Erf(MulScalar(x, 1/math.Sqrt2))))
+	return Mul(MulScalar(x, 0.5), OnePlus(erf(MulScalar(x, 1/math.Sqrt2))))
 }
 
 // linearInit creates a dense layer under the configured initialisation: N(0, std²) weights and zero

@@ -18,7 +18,7 @@ func TestLayerNormAndGELUByHand(t *testing.T) {
 	p := &paramInit{store: store, dtype: dtypes.Float64}
 	gain := p.variable("ln", "g", []float64{1, 2, 1, 1}, 4)
 	bias := p.variable("ln", "b", []float64{0, 0, 1, 0}, 4)
-	exec := mlmodel.MustNewExec(backend.MustShared(), store, func(_ *mlmodel.Scope, x *Node) (*Node, *Node) {
+	exec := MustNewLiveExec(backend.MustShared(), store, func(_ *mlmodel.Scope, x *Node) (*Node, *Node) {
 		return layerNorm(x, gain, bias), gelu(x)
 	})
 	x := []float64{1, 2, 3, 6}
@@ -95,4 +95,35 @@ func TestTorchInitialisation(t *testing.T) {
 			t.Fatalf("Δ bias gives Δ = %g, outside [1e-3, 1e-1]", dt)
 		}
 	}
+}
+
+// TestErfFloat64MatchesMathErf: the float64 erf of the exact GELU (erf.go) is math.Erf to a few
+// units in the last place on both sides of every branch boundary, in plain and SIMD builds alike,
+// and its gradient is 2/√π·e^{−x²}.
+func TestErfFloat64MatchesMathErf(t *testing.T) {
+	var xs []float64
+	for x := -7.0; x <= 7.0; x += 0.0037 {
+		xs = append(xs, x)
+	}
+	for _, b := range []float64{0, 0.84375, 1.25, 1 / 0.35, 6} {
+		for _, d := range []float64{-1e-12, 0, 1e-12} {
+			xs = append(xs, b+d, -b-d)
+		}
+	}
+	xs = append(xs, 1e-300, -1e-20, 30)
+	exec := MustNewExec(backend.MustShared(), func(x *Node) (*Node, *Node) {
+		y := erf(x)
+		return y, Gradient(ReduceAllSum(y), x)[0]
+	})
+	outs := exec.MustExec(tensors.FromFlatDataAndDimensions(xs, len(xs)))
+	got, grad := tensors.MustCopyFlatData[float64](outs[0]), tensors.MustCopyFlatData[float64](outs[1])
+	var worst, worstGrad float64
+	for i, x := range xs {
+		worst = max(worst, math.Abs(got[i]-math.Erf(x)))
+		worstGrad = max(worstGrad, math.Abs(grad[i]-2/math.SqrtPi*math.Exp(-x*x)))
+	}
+	if worst > 1e-15 || worstGrad > 1e-14 {
+		t.Errorf("erf(x) − math.Erf(x) up to %.3g, gradient error up to %.3g (want ≤ 1e-15, 1e-14)", worst, worstGrad)
+	}
+	t.Logf("%d points: |erf − math.Erf| ≤ %.3g, gradient error ≤ %.3g", len(xs), worst, worstGrad)
 }

@@ -180,7 +180,7 @@ func TestRouterRolloutMismatch(t *testing.T) {
 		{"router L too large", 3, 3, 3, "router covers K=3, L=3 but the rollout needs K=3, L=2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			exec, err := mlmodel.NewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
+			exec, err := model.NewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 				return Stack(f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, tc.K, model.RolloutOptions{}).Preds, 1)
 			})
 			if err != nil {
@@ -207,7 +207,7 @@ func TestRouterRolloutMismatch(t *testing.T) {
 	}()
 
 	// A router covering more steps than the rollout uses is fine: its extra steps are unused.
-	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
+	exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 		return Stack(f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, 2, model.RolloutOptions{}).Preds, 1)
 	})
 	out := exec.MustCall(hist, openGains(5, 2))[0]

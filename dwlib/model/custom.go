@@ -171,7 +171,7 @@ func newCustom(bk compute.Backend, spec Spec, cell stepFunc) (c *Custom, err err
 	if err := c.store.SetRNGStateFromSeed(int64(spec.Seed)); err != nil {
 		return nil, err
 	}
-	exec, err := mlmodel.NewExec(bk, c.store, func(scope *mlmodel.Scope, in []*Node) *Node {
+	exec, err := NewLiveExec(bk, c.store, func(scope *mlmodel.Scope, in []*Node) *Node {
 		var d *Node
 		if spec.DriveDim > 0 {
 			d = in[1]

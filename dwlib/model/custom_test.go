@@ -100,7 +100,7 @@ func checkCustomGradients(t *testing.T, c *model.Custom, wantVars int) {
 		openGains(K, L),
 	}
 	build := func(routed, grads bool) *mlmodel.Exec {
-		return mlmodel.MustNewExec(bk, c.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+		return model.MustNewLiveExec(bk, c.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 			var router *route.Router
 			if routed {
 				router = route.NewRouter(in[3])
@@ -246,7 +246,7 @@ func scalarModel(t *testing.T, window int) *model.Custom {
 // the rollout; worked by hand for history (1, 2, 3) and K = 2.
 func TestRecurrentRolloutHandWorked(t *testing.T) {
 	c := scalarModel(t, 3)
-	exec := mlmodel.MustNewExec(backend.MustShared(), c.Store(), func(_ *mlmodel.Scope, in []*Node) []*Node {
+	exec := model.MustNewLiveExec(backend.MustShared(), c.Store(), func(_ *mlmodel.Scope, in []*Node) []*Node {
 		return c.Rollout(nil, model.Inputs{History: in[0]}, 2, model.RolloutOptions{}).Preds
 	})
 	out := exec.MustCall(tensors.FromFlatDataAndDimensions([]float64{1, 2, 3}, 1, 3, 1))
@@ -269,7 +269,7 @@ func TestRecurrentRolloutHandWorked(t *testing.T) {
 func TestRecurrentGradientCuts(t *testing.T) {
 	c := scalarModel(t, 3)
 	grad := func(opts model.RolloutOptions) []float64 {
-		exec := mlmodel.MustNewExec(backend.MustShared(), c.Store(), func(_ *mlmodel.Scope, in []*Node) *Node {
+		exec := model.MustNewLiveExec(backend.MustShared(), c.Store(), func(_ *mlmodel.Scope, in []*Node) *Node {
 			preds := c.Rollout(nil, model.Inputs{History: in[0]}, 2, opts).Preds
 			return Gradient(ReduceAllSum(preds[1]), in[0])[0]
 		})

@@ -32,7 +32,7 @@ func Example() {
 
 	const batch, K = 4, 5
 	cfg := f.Config()
-	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
+	exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, gains *Node) *Node {
 		router := route.NewRouter(gains) // one per graph
 		rollout := f.Rollout(router, model.Inputs{History: hist}, K, model.RolloutOptions{})
 		return Stack(rollout.Preds, 1) // K nodes [N, D] → [N, K, D]
@@ -67,7 +67,7 @@ func Example_routedGradient() {
 	}
 	const batch, K = 2, 4
 	cfg := f.Config()
-	exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, target, gains *Node) []*Node {
+	exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, target, gains *Node) []*Node {
 		preds := f.Rollout(route.NewRouter(gains), model.Inputs{History: hist}, K, model.RolloutOptions{}).Preds
 		diff := Sub(Stack(preds, 1), target)
 		loss := ReduceAllMean(Mul(diff, diff))

@@ -117,7 +117,7 @@ func rolloutLoss(preds []*Node, target *Node) *Node {
 // loss followed by its gradients w.r.t. every trainable variable in ctx.IterVariables order. With
 // routed = false the rollout uses a nil router (plain residual merges) and ignores the gains input.
 func lossAndGradExec(f *model.Forecaster, K int, routed bool) *mlmodel.Exec {
-	return mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+	return model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		n := len(in)
 		target, gains := in[n-2], in[n-1]
 		var router *route.Router
@@ -131,7 +131,7 @@ func lossAndGradExec(f *model.Forecaster, K int, routed bool) *mlmodel.Exec {
 
 // lossExec is lossAndGradExec without the gradients (for finite differences).
 func lossExec(f *model.Forecaster, K int) *mlmodel.Exec {
-	return mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+	return model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		n := len(in)
 		return rolloutLoss(f.Rollout(route.NewRouter(in[n-1]), rolloutInputs(f, in), K, model.RolloutOptions{}).Preds, in[n-2])
 	})

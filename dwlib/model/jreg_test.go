@@ -34,7 +34,7 @@ func TestJacobianGainCentral(t *testing.T) {
 			for i := range u {
 				u[i] = float64(2*rng.IntN(2) - 1)
 			}
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(_ *mlmodel.Scope, in []*Node) []*Node {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(_ *mlmodel.Scope, in []*Node) []*Node {
 				hist, dr, dir := in[0], in[1], in[2]
 				var d *Node
 				if cfg.DriveDim > 0 {

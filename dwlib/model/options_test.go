@@ -56,7 +56,7 @@ func TestJacobianNormsMatchReference(t *testing.T) {
 			args = append(args, tensors.FromFlatDataAndDimensions(dir, batch, c.StateDim))
 
 			numNorms, numPlain := -1, -1
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 				inputs := rolloutInputs(f, in)
 				plain := f.Rollout(nil, inputs, K, model.RolloutOptions{})
 				withJ := f.Rollout(nil, inputs, K, model.RolloutOptions{JacobianDirection: in[len(in)-1], JacobianEps: eps})
@@ -133,7 +133,7 @@ func TestTruncateEvery(t *testing.T) {
 			rng := rand.New(rand.NewPCG(2, 2))
 			gains := gainsTensor(K, L, func(int, int) (float64, float64) { return 0.3 + 0.6*rng.Float64(), 0.3 + 0.6*rng.Float64() })
 			run := func(every int) (preds []float64, loss float64, grads map[string][]float64) {
-				exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+				exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 					n := len(in)
 					r := f.Rollout(route.NewRouter(in[n-1]), rolloutInputs(f, in), K, model.RolloutOptions{TruncateEvery: every})
 					loss := rolloutLoss(r.Preds, in[n-2])
@@ -208,7 +208,7 @@ func TestTruncatedGradientMatchesFrozenStateReference(t *testing.T) {
 			p := newGradProblem(t, gradCase{tc.name, tc.cfg, K})
 			f := p.f
 			c := f.Config()
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 				n := len(in)
 				r := f.Rollout(nil, rolloutInputs(f, in), K, model.RolloutOptions{TruncateEvery: 1})
 				loss := rolloutLoss(r.Preds, in[n-2])

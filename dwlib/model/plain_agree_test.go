@@ -25,7 +25,7 @@ func relL2Graph(pred, target *Node) *Node {
 // graphStep returns the GoMLX training step's loss and gradients (in store order) as an
 // executable of (history [N, Window, D], target [N, K, D]).
 func graphStep(f *Forecaster, K int) *mlmodel.Exec {
-	return mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, target *Node) []*Node {
+	return MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist, target *Node) []*Node {
 		loss := relL2Graph(Stack(f.Rollout(nil, Inputs{History: hist}, K, RolloutOptions{}).Preds, 1), target)
 		return append([]*Node{loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 	})

@@ -474,7 +474,7 @@ func TestRolloutMatchesSequenceReference(t *testing.T) {
 				driveData = randn(rng, batch*T*c.DriveDim, 1)
 				args = append(args, tensors.FromFlatDataAndDimensions(driveData, batch, T, c.DriveDim))
 			}
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 				return Stack(f.Rollout(nil, rolloutInputs(f, in), tc.K, model.RolloutOptions{}).Preds, 1)
 			})
 			out := exec.MustCall(args...)[0]
@@ -535,7 +535,7 @@ func TestReferenceSeesTheHistory(t *testing.T) {
 	}{{"mamba", true}, {"mlp", false}} {
 		t.Run(tc.kind, func(t *testing.T) {
 			f := newForecaster(t, model.Config{Kind: tc.kind, StateDim: 2, Hidden: 8, Layers: 2, SSMState: 3, ConvWidth: 2, Window: 5, DType: dtypes.Float64, Seed: 5})
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist *Node) *Node {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, hist *Node) *Node {
 				return Stack(f.Rollout(nil, model.Inputs{History: hist}, 2, model.RolloutOptions{}).Preds, 1)
 			})
 			rng := rand.New(rand.NewPCG(9, 9))
@@ -564,7 +564,7 @@ func TestStepIsFirstRolloutStep(t *testing.T) {
 			rng := rand.New(rand.NewPCG(4, 4))
 			perturbVariables(t, f, rng, 0.2)
 			x, d := randn(rng, 3, 1), randn(rng, 2, 1)
-			exec := mlmodel.MustNewExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, x, d *Node) (*Node, *Node) {
+			exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(scope *mlmodel.Scope, x, d *Node) (*Node, *Node) {
 				step := f.Step(x, d)
 				roll := f.Rollout(nil, model.Inputs{History: InsertAxes(x, 1), Drive: InsertAxes(d, 1)}, 1, model.RolloutOptions{}).Preds[0]
 				return step, roll

@@ -56,7 +56,7 @@ func TestUNetGradient(t *testing.T) {
 		vars = append(vars, v)
 	}
 	grad := func(routed bool, gains *tensors.Tensor) (float64, [][]float64) {
-		out := mlmodel.MustNewExec(backend.MustShared(), u.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
+		out := model.MustNewLiveExec(backend.MustShared(), u.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 			loss := unetLoss(u, in, K, routed)
 			return append([]*Node{loss}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
 		}).MustCall(hist, target, gains)
@@ -93,7 +93,7 @@ func TestUNetGradient(t *testing.T) {
 		t.Error("gains in (0, 1) did not change the input block's gradient")
 	}
 
-	lossOf := mlmodel.MustNewExec(backend.MustShared(), u.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
+	lossOf := model.MustNewLiveExec(backend.MustShared(), u.Store(), func(scope *mlmodel.Scope, in []*Node) *Node {
 		return unetLoss(u, in, K, false)
 	})
 	eval := func() float64 { return tensors.MustCopyFlatData[float64](lossOf.MustCall(hist, target, open)[0])[0] }

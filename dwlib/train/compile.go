@@ -2,10 +2,11 @@ package train
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
-	mlmodel "github.com/gomlx/gomlx/ml/model"
 )
 
 // CompileTime is how long one graph took to build and compile.
@@ -36,52 +37,42 @@ func (s *Session) Compile() ([]CompileTime, float64, error) {
 	if s.pred.step != nil && s.tr.engine == nil || s.pred.step == nil && s.tr.engine != nil {
 		return nil, 0, fmt.Errorf("train: Compile: the session's predictor and trainer run different engines")
 	}
-	var times []CompileTime
-	start := time.Now()
-	store := s.f.Store()
-	for _, c := range calls {
-		if c.exec == s.tr.apply {
-			// The optimizer step creates Adam's state when it is built: it compiles at its first
-			// call, where that state is initialised as GoMLX expects.
-			continue
-		}
-		// GoMLX's model.Exec.PreCompile hands the buffers of the variables a graph updates to the
-		// call it does not make (donated, the variables reset): keep the values and put them back,
-		// graph by graph (so the compilations cannot overlap: one would find another's variables
-		// empty).
-		saved, err := snapshot(store)
-		if err != nil {
-			return nil, 0, err
-		}
+	// The optimizer step first and alone: building it creates Adam's state in the store, which the
+	// other builds read. Then the others at once: model.Exec.Compile runs nothing and touches no
+	// variable's value.
+	times := make([]CompileTime, len(calls))
+	errs := make([]error, len(calls))
+	compile := func(i int) {
 		t0 := time.Now()
-		err = c.exec.PreCompile(c.args...)
-		times = append(times, CompileTime{Name: c.name, Seconds: time.Since(t0).Seconds()})
-		for v, t := range saved {
-			if rerr := v.SetValuePreservingOld(t); rerr != nil && err == nil {
-				err = rerr
-			}
+		_, errs[i] = calls[i].exec.Compile(shapesOf(calls[i].args)...)
+		times[i] = CompileTime{Name: calls[i].name, Seconds: time.Since(t0).Seconds()}
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		if c.exec == stepExec(s.tr.apply) {
+			compile(i)
 		}
+	}
+	for i, c := range calls {
+		if c.exec != stepExec(s.tr.apply) {
+			wg.Go(func() { compile(i) })
+		}
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, 0, fmt.Errorf("train: compiling %s: %w", c.name, err)
+			return nil, 0, fmt.Errorf("train: compiling %s: %w", calls[i].name, err)
 		}
 	}
 	return times, time.Since(start).Seconds(), nil
 }
 
-// snapshot clones the value of every variable of store that has one.
-func snapshot(store *mlmodel.Store) (map[*mlmodel.Variable]*tensors.Tensor, error) {
-	out := map[*mlmodel.Variable]*tensors.Tensor{}
-	for v := range store.IterVariables() {
-		if !v.HasValue() {
-			continue
-		}
-		t, err := v.Value()
-		if err != nil {
-			return nil, err
-		}
-		if out[v], err = t.LocalClone(); err != nil {
-			return nil, fmt.Errorf("train: keeping %s while compiling: %w", v.Path(), err)
-		}
+// shapesOf returns the shapes of a call's tensor arguments.
+func shapesOf(args []any) []shapes.Shape {
+	out := make([]shapes.Shape, len(args))
+	for i, a := range args {
+		out[i] = a.(*tensors.Tensor).Shape()
 	}
-	return out, nil
+	return out
 }

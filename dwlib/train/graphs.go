@@ -75,7 +75,7 @@ func Graphs(bk compute.Backend, m Model, cfg Config, spec GraphSpec) ([]GraphInf
 		return nil, err
 	}
 	for _, c := range calls {
-		if err := c.exec.PreCompile(c.args...); err == nil || !strings.Contains(err.Error(), errInspected.Error()) {
+		if _, err := c.exec.Compile(shapesOf(c.args)...); err == nil || !strings.Contains(err.Error(), errInspected.Error()) {
 			return nil, fmt.Errorf("train: Graphs: building %s: %v", c.name, err)
 		}
 		infos[len(infos)-1].Name = c.name

@@ -71,7 +71,7 @@ func newPredictor(bk compute.Backend, f Model, maxBatch int, engine string, step
 			if p.step, err = sm.bind(sm.fwd, f.Store()); err != nil {
 				return nil, err
 			}
-		} else if p.step, err = mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, f.Spec().DriveDim > 0, hook)); err != nil {
+		} else if p.step, err = model.NewLiveExec(bk, f.Store(), buildForwardStep(m, f.Spec().DriveDim > 0, hook)); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +87,7 @@ func (p *Predictor) exec(H int) (*mlmodel.Exec, error) {
 	if e, ok := p.execs[H]; ok {
 		return e, nil
 	}
-	e, err := mlmodel.NewExec(p.bk, p.f.Store(), hooked(fmt.Sprintf("unrolled-predict-H%d", H), p.hook, func(scope *mlmodel.Scope, in []*Node) []*Node {
+	e, err := model.NewLiveExec(p.bk, p.f.Store(), hooked(fmt.Sprintf("unrolled-predict-H%d", H), p.hook, func(scope *mlmodel.Scope, in []*Node) []*Node {
 		var drive *Node
 		if len(in) > 1 {
 			drive = in[1]

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -23,7 +24,7 @@ import (
 // to a run's variables.
 type stepExec interface {
 	Call(args ...any) ([]*tensors.Tensor, error)
-	PreCompile(args ...any) error
+	Compile(inputShapes ...shapes.Shape) (*Graph, error)
 }
 
 // sharedModel is one architecture's template and the executables built on it.
@@ -32,6 +33,9 @@ type sharedModel struct {
 	tmpl  *model.Forecaster
 	fwd   *mlmodel.Exec
 	steps map[string]*sharedSteps // by training signature
+	// shapes are the template variables' shapes, recorded when created (a template variable's
+	// value may be a tensor a run has since handed to an update).
+	shapes map[string]shapes.Shape
 	// builds counts the graphs built on this template (tests check that a second run builds none).
 	builds int
 }
@@ -71,9 +75,12 @@ func sharedFor(bk compute.Backend, f *model.Forecaster) (*sharedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	sm := &sharedModel{tmpl: tmpl, steps: map[string]*sharedSteps{}}
+	sm := &sharedModel{tmpl: tmpl, steps: map[string]*sharedSteps{}, shapes: map[string]shapes.Shape{}}
+	for v := range tmpl.Store().IterVariables() {
+		sm.shapes[v.Path()] = v.Shape()
+	}
 	count := func(string, *Graph, []*Node) { sm.builds++ }
-	if sm.fwd, err = mlmodel.NewExec(bk, tmpl.Store(), buildForwardStep(tmpl, tmpl.Config().DriveDim > 0, count)); err != nil {
+	if sm.fwd, err = model.NewLiveExec(bk, tmpl.Store(), buildForwardStep(tmpl, tmpl.Config().DriveDim > 0, count)); err != nil {
 		return nil, err
 	}
 	sharedModels[key] = sm
@@ -103,18 +110,20 @@ func (sm *sharedModel) stepsFor(bk compute.Backend, cfg Config, layout stepLayou
 		path := accumScope + v.Path()
 		a := store.GetVariable(path)
 		if a == nil {
-			a = store.VariableWithValue(path, tensors.FromShape(v.Shape()))
+			shape := sm.shapes[v.Path()]
+			a = store.VariableWithValue(path, tensors.FromShape(shape))
+			sm.shapes[path] = shape
 		}
 		a.SetTrainable(false)
 		ss.accums = append(ss.accums, a)
 	}
 	count := func(string, *Graph, []*Node) { sm.builds++ }
 	L := sm.tmpl.NumLayers()
-	if ss.bwd, err = mlmodel.NewExec(bk, store, buildBackwardStep(sm.tmpl, L, cfg, ss.vars, ss.accums, layout, count)); err != nil {
+	if ss.bwd, err = model.NewTrainingExec(bk, store, buildBackwardStep(sm.tmpl, L, cfg, ss.vars, ss.accums, layout, count)); err != nil {
 		return nil, err
 	}
 	if cfg.Method == "dw" {
-		if ss.probe, err = mlmodel.NewExec(bk, store, buildProbeStep(sm.tmpl, L, cfg, layout, count)); err != nil {
+		if ss.probe, err = model.NewLiveExec(bk, store, buildProbeStep(sm.tmpl, L, cfg, layout, count)); err != nil {
 			return nil, err
 		}
 	}
@@ -123,19 +132,25 @@ func (sm *sharedModel) stepsFor(bk compute.Backend, cfg Config, layout stepLayou
 }
 
 // bind returns e as a stepExec that runs on the variables of store (the run's), paired with the
-// template's by path.
+// template's by path. Template variables the run does not have (another training signature's
+// gradient accumulators, for a run that only predicts) get zeros of their shape: a graph that
+// binds every variable of the store (model.NewLiveExec) reads them without using them.
 func (sm *sharedModel) bind(e *mlmodel.Exec, store *mlmodel.Store) (*boundExec, error) {
 	b := &boundExec{sm: sm, exec: e}
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
 	for tv := range sm.tmpl.Store().IterVariables() {
+		shape := sm.shapes[tv.Path()]
 		rv := store.GetVariable(tv.Path())
 		if rv == nil {
 			if inScope(tv.Scope(), ModelScope) {
 				return nil, fmt.Errorf("train: shared step graphs: the run has no variable %s", tv.Path())
 			}
-			continue // another training signature's accumulators
+			b.spare = append(b.spare, spareVar{tv, tensors.FromShape(shape)})
+			continue
 		}
-		if !rv.Shape().Equal(tv.Shape()) {
-			return nil, fmt.Errorf("train: shared step graphs: variable %s is %s in the run, %s in the template", tv.Path(), rv.Shape(), tv.Shape())
+		if !rv.Shape().Equal(shape) {
+			return nil, fmt.Errorf("train: shared step graphs: variable %s is %s in the run, %s in the template", tv.Path(), rv.Shape(), shape)
 		}
 		b.pairs = append(b.pairs, [2]*mlmodel.Variable{tv, rv})
 	}
@@ -147,46 +162,38 @@ type boundExec struct {
 	sm    *sharedModel
 	exec  *mlmodel.Exec
 	pairs [][2]*mlmodel.Variable // template, run
+	spare []spareVar
+}
+
+// spareVar is a template variable the run does not have, with the zeros it reads instead.
+type spareVar struct {
+	tv    *mlmodel.Variable
+	zeros *tensors.Tensor
 }
 
 // with runs fn with the template's variables holding the run's values, then gives the run the
 // values the call left in the template (the updated accumulators).
-//
-// With clone, the template gets copies of the run's values and gives nothing back: GoMLX's
-// PreCompile hands the buffers of the variables a graph updates to the call it does not make (see
-// Session.Compile), which must not take the run's; the template then points at the run's values
-// again.
-func (b *boundExec) with(clone bool, fn func() error) error {
+func (b *boundExec) with(fn func() error) error {
 	b.sm.mu.Lock()
 	defer b.sm.mu.Unlock()
-	point := func(clone bool) error {
-		for _, p := range b.pairs {
-			if !p[1].HasValue() {
-				continue
-			}
-			v, err := p[1].Value()
-			if err == nil && clone {
-				v, err = v.LocalClone()
-			}
-			if err != nil {
-				return err
-			}
-			if err := p[0].SetValuePreservingOld(v); err != nil {
-				return err
-			}
+	for _, p := range b.pairs {
+		if !p[1].HasValue() {
+			continue
 		}
-		return nil
+		v, err := p[1].Value()
+		if err != nil {
+			return err
+		}
+		if err := p[0].SetValuePreservingOld(v); err != nil {
+			return err
+		}
 	}
-	if err := point(clone); err != nil {
-		return err
+	for _, sp := range b.spare {
+		if err := sp.tv.SetValuePreservingOld(sp.zeros); err != nil {
+			return err
+		}
 	}
 	err := fn()
-	if clone {
-		if perr := point(false); perr != nil && err == nil {
-			err = perr
-		}
-		return err
-	}
 	for _, p := range b.pairs {
 		if !p[0].HasValue() {
 			continue
@@ -203,7 +210,7 @@ func (b *boundExec) with(clone bool, fn func() error) error {
 
 // Call implements stepExec.
 func (b *boundExec) Call(args ...any) (outs []*tensors.Tensor, err error) {
-	err = b.with(false, func() error {
+	err = b.with(func() error {
 		var cerr error
 		outs, cerr = b.exec.Call(args...)
 		return cerr
@@ -211,9 +218,12 @@ func (b *boundExec) Call(args ...any) (outs []*tensors.Tensor, err error) {
 	return outs, err
 }
 
-// PreCompile implements stepExec.
-func (b *boundExec) PreCompile(args ...any) error {
-	return b.with(true, func() error { return b.exec.PreCompile(args...) })
+// Compile implements stepExec: it builds and compiles the graph for inputs of these shapes without
+// running it. (It reads the template's variables, which Call rebinds: hence the lock.)
+func (b *boundExec) Compile(inputShapes ...shapes.Shape) (*Graph, error) {
+	b.sm.mu.Lock()
+	defer b.sm.mu.Unlock()
+	return b.exec.Compile(inputShapes...)
 }
 
 // Builds returns how many step graphs have been built on shared templates in this process (the

@@ -59,17 +59,17 @@ func newStepEngine(bk compute.Backend, f Model, m model.Stepper, cfg Config, var
 		}
 		return e, nil
 	}
-	fwd, err := mlmodel.NewExec(bk, f.Store(), buildForwardStep(m, e.layout.hasDrive, hook))
+	fwd, err := model.NewLiveExec(bk, f.Store(), buildForwardStep(m, e.layout.hasDrive, hook))
 	if err != nil {
 		return nil, err
 	}
-	bwd, err := mlmodel.NewExec(bk, f.Store(), buildBackwardStep(m, e.L, cfg, vars, accums, e.layout, hook))
+	bwd, err := model.NewTrainingExec(bk, f.Store(), buildBackwardStep(m, e.L, cfg, vars, accums, e.layout, hook))
 	if err != nil {
 		return nil, err
 	}
 	e.fwd, e.bwd = fwd, bwd
 	if cfg.Method == "dw" {
-		probe, err := mlmodel.NewExec(bk, f.Store(), buildProbeStep(m, e.L, cfg, e.layout, hook))
+		probe, err := model.NewLiveExec(bk, f.Store(), buildProbeStep(m, e.L, cfg, e.layout, hook))
 		if err != nil {
 			return nil, err
 		}

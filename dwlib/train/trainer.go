@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/internal-dw/dwgo/dwlib/calib"
+	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/wiener"
 )
@@ -133,10 +134,10 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 		if t.engine, err = newStepEngine(bk, f, m, cfg, vars, accums, t.hook); err != nil {
 			return nil, err
 		}
-	} else if t.task, err = mlmodel.NewExec(bk, f.Store(), hooked("unrolled-gradient", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, false))); err != nil {
+	} else if t.task, err = model.NewTrainingExec(bk, f.Store(), hooked("unrolled-gradient", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, false))); err != nil {
 		return nil, err
 	}
-	if t.apply, err = mlmodel.NewExec(bk, f.Store(), buildApply(cfg, opt, vars, accums, t.hook)); err != nil {
+	if t.apply, err = model.NewTrainingExec(bk, f.Store(), buildApply(cfg, opt, vars, accums, t.hook)); err != nil {
 		return nil, err
 	}
 	L := f.NumLayers()
@@ -154,7 +155,7 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 			return nil, err
 		}
 		if t.engine == nil {
-			if t.probe, err = mlmodel.NewExec(bk, f.Store(), hooked("unrolled-probe", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, true))); err != nil {
+			if t.probe, err = model.NewTrainingExec(bk, f.Store(), hooked("unrolled-probe", t.hook, buildGradient(f, cfg, vars, accums, hasDrive, true))); err != nil {
 				return nil, err
 			}
 		}

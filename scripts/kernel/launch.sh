@@ -44,6 +44,9 @@ if ! command -v go >/dev/null 2>&1 && [[ -n "${DWGO_GO_BIN_DIR:-}" ]]; then
   PATH="$DWGO_GO_BIN_DIR:$PATH"
 fi
 DWGO_REAL_GO="$(command -v go)" || { echo "gonb-dwgo: go not found on PATH" >&2; exit 1; }
+# Cells build with Go 1.27.3, which GoMLX v0.28.16 needs: the go command fetches it from the module
+# proxy on first use (about 10 s), whatever Go 1.21+ is installed.
+export GOTOOLCHAIN=go1.27.3
 
 SHIM="$ROOT/scripts/kernel/shim"
 [[ -x "$SHIM/go" ]] || SHIM="$SELF_ROOT/scripts/kernel/shim"

@@ -1,5 +1,5 @@
 // Command pool-deadlock is a minimal reproducer, for upstream, of a hang of GoMLX's pure-Go
-// backend (github.com/gomlx/compute, with gomlx v0.28): a graph holding several independent large
+// backend (github.com/gomlx/compute v0.0.0-20260716164435, with gomlx v0.28.0): a graph holding several independent large
 // float32 matrix products, executed with the backend's default bounded worker pool and parallel
 // executor, plain or GOEXPERIMENT=simd build alike.
 //
@@ -9,9 +9,12 @@
 // that none will release. Found training Mamba-128 in the authors' geometry (environment.md,
 // "The worker-pool hang").
 //
-//	GOMLX_BACKEND=go go run ./scripts/pool-deadlock -products 8      # hangs in about half the runs
+//	GOMLX_BACKEND=go go run ./scripts/pool-deadlock -products 8      # hung in about half the runs on v0.28.0
 //	GOMLX_BACKEND=go:parallelism=-1 go run ./scripts/pool-deadlock -products 8  # always finishes
 //	GOMLX_BACKEND=go:ops_sequential go run ./scripts/pool-deadlock -products 8  # always finishes
+//
+// On gomlx v0.28.16 with compute v0.1.14 it no longer hangs (0 of 180 tries with GoMLX's pool;
+// environment.md, "The worker-pool hang"): it stays to catch a regression.
 //
 // It exits 0 when the products finish, 1 when they have not finished after -timeout (with every
 // goroutine's stack on stderr when -stacks is set).
