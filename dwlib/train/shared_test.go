@@ -88,7 +88,7 @@ func TestSharedStepGraphs(t *testing.T) {
 }
 
 // TestSharedCompileThenNewRun: compiling a session's shared graphs up front leaves the template
-// usable by the next run (GoMLX's PreCompile empties the variables a graph updates).
+// usable by the next run.
 func TestSharedCompileThenNewRun(t *testing.T) {
 	t.Setenv(EngineEnv, EngineSteps)
 	for range 2 {
