@@ -25,6 +25,11 @@ func interruptible() (ctx context.Context, stop func()) {
 		select {
 		case s := <-sig:
 			signal.Stop(sig)
+			if experiment.BuildingOnly() {
+				// Graph building cannot stop at a minibatch; nothing is trained or written yet.
+				fmt.Fprintf(stderr, "dw: %v while building the graphs, before any step: nothing to keep; quitting\n", s)
+				exit(exitInterrupted)
+			}
 			fmt.Fprintf(stderr, "dw: %v: stopping at the next minibatch, keeping the last finished epoch's checkpoint, if one has finished (again to quit at once)\n", s)
 			cancel()
 		case <-done:
@@ -36,6 +41,9 @@ func interruptible() (ctx context.Context, stop func()) {
 		cancel()
 	}
 }
+
+// exit ends the process (a variable for tests).
+var exit = os.Exit
 
 // interruptedError is how dw reports an interruption: what was kept and what continues it
 // (cont; empty: the -resume flag).

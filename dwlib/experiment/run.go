@@ -130,6 +130,8 @@ func (opt Options) Dir(cfg RunConfig) (string, error) {
 // and with Force the removal of the old files, written.
 func Run(cfg RunConfig, opt Options) (*Result, error) {
 	start := time.Now()
+	runsActive.Add(1)
+	defer runsActive.Add(-1)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -240,13 +242,16 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		}
 	}
 	resumedAt := s.Epoch()
-	if !s.Done() && (s.Trainer().Engine() == train.EngineSteps || !backend.IsGo(bk)) {
-		// Compile every graph up front and concurrently: on XLA this is where a run waits.
+	if !s.Done() {
+		// Every graph is built and compiled here, before the first step (on XLA, concurrently):
+		// the one stretch of a run that cannot stop at a minibatch, which BuildingOnly reports.
+		runsBuilding.Add(1)
 		times, wall, err := s.Compile()
+		runsBuilding.Add(-1)
 		if err != nil {
 			return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 		}
-		if opt.Log != nil {
+		if opt.Log != nil && (s.Trainer().Engine() == train.EngineSteps || !backend.IsGo(bk)) {
 			fmt.Fprintf(opt.Log, "%s: compiled %d graphs (%s engine) in %.1f s:%s\n", cfg.Name(), len(times), s.Trainer().Engine(), wall, compileList(times))
 		}
 	}
