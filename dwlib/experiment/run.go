@@ -303,6 +303,11 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 			r.RouteT, r.RouteR, r.RouteP = append(r.RouteT, rt.T), append(r.RouteR, rt.R), append(r.RouteP, rt.P)
 		}
 	}
+	// The caller gets the result as written, checksum included (what reading it back would give).
+	r, err = withChecksum(r)
+	if err != nil {
+		return nil, err
+	}
 	if err := WriteResult(resultPath, r); err != nil {
 		return nil, err
 	}
