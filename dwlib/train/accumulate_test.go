@@ -22,7 +22,13 @@ func model64(t *testing.T, kind string, window int) *model.Forecaster {
 
 func paramValues(t *testing.T, f *model.Forecaster) []float64 {
 	t.Helper()
-	saved, err := saveVars(f.Store(), ModelScope)
+	return storeValues(t, f, ModelScope)
+}
+
+// storeValues lists the float64 values of m's variables under scope, in store order.
+func storeValues(t *testing.T, m Model, scope string) []float64 {
+	t.Helper()
+	saved, err := saveVars(m.Store(), scope)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,17 +78,21 @@ func TestCustomCellEveryMethod(t *testing.T) {
 
 // trainEveryMethod takes ten steps with every method on a fresh model from newModel.
 func trainEveryMethod(t *testing.T, newModel func() Model) {
-	batch := benchBatch(4, 3, 4, 3, 9)
+	trainEveryMethodOn(t, newModel, benchBatch(4, 3, 4, 3, 9), 10, EngineAuto)
+}
+
+// trainEveryMethodOn takes steps optimizer steps on batch with every method, each on a fresh model
+// from newModel, on engine: the losses stay finite, Full's falls and DW calibrates.
+func trainEveryMethodOn(t *testing.T, newModel func() Model, batch *Batch, steps int, engine string) {
 	for _, method := range Methods {
 		t.Run(method, func(t *testing.T) {
-			c := newModel()
-			cfg := Config{Method: method, K: 4, BatchSize: 4, LR: 3e-3, Segment: 2, Warmup: 1, Period: 2, Seed: 3}
-			tr, err := NewTrainer(backend.MustShared(), c, cfg)
+			cfg := Config{Method: method, K: batch.K, BatchSize: batch.N, LR: 3e-3, Segment: 2, Warmup: 1, Period: 2, Seed: 3, Engine: engine}
+			tr, err := NewTrainer(backend.MustShared(), newModel(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			first, last, calibrations := 0.0, 0.0, 0
-			for i := range 10 {
+			for i := range steps {
 				r, err := tr.Step(batch)
 				if err != nil {
 					t.Fatal(err)
@@ -105,10 +109,10 @@ func trainEveryMethod(t *testing.T, newModel func() Model) {
 				}
 			}
 			if method == "full" && !(last < first) {
-				t.Errorf("full: loss %v after 10 steps, %v at the first", last, first)
+				t.Errorf("full: loss %v after %d steps, %v at the first", last, steps, first)
 			}
 			if method == "dw" && calibrations == 0 {
-				t.Errorf("dw: no calibration in 10 steps")
+				t.Errorf("dw: no calibration in %d steps", steps)
 			}
 		})
 	}

@@ -23,18 +23,7 @@ func driveBatch(n, window, K, D, J int, seed uint64) *Batch {
 	return b
 }
 
-func accumValues(t *testing.T, m Model) []float64 {
-	t.Helper()
-	saved, err := saveVars(m.Store(), accumScope)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []float64
-	for _, v := range saved {
-		out = append(out, v.F64...)
-	}
-	return out
-}
+func accumValues(t *testing.T, m Model) []float64 { t.Helper(); return storeValues(t, m, accumScope) }
 
 func relDiff(a, b []float64) float64 {
 	d, s := 0.0, 0.0
