@@ -20,7 +20,7 @@ export GOMLX_BACKEND="${GOMLX_BACKEND:-go}"
 # module proxy on first use (about 10 s), whatever Go 1.21+ is installed.
 export GOTOOLCHAIN=go1.27.3
 # GoMLX's pure-Go backend has SIMD matrix products on amd64 when built with GOEXPERIMENT=simd
-# (about 1.2x a Mamba-24 and 1.6x a Mamba-128 training step here; README "Benchmarks"). Opt out
+# (about 1.2x a Mamba-24 and 1.6x a Mamba-128 training step here; docs/benchmarks.md). Opt out
 # with GOEXPERIMENT= (empty) for a plain build.
 if [[ "$(go env GOARCH)" == amd64 ]]; then export GOEXPERIMENT="${GOEXPERIMENT-simd}"; fi
 profile="${DW_PROFILE:-quick}"

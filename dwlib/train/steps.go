@@ -190,10 +190,10 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 			if k > 0 {
 				xs[k].FinalizeAll() // xs[k] = preds[k-1]; xs[0] is history
 			}
-			finalizeAll(states[k])
+			releaseAll(states[k])
 		}
 		for _, s := range ctx {
-			finalizeAll(s)
+			releaseAll(s)
 		}
 		if len(preds) > 0 {
 			preds[len(preds)-1].FinalizeAll()
@@ -205,6 +205,7 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 	gains := t.Gains()
 	w := scalarTensor(e.dtype, weight)
 	one, zero := scalarTensor(e.dtype, 1), scalarTensor(e.dtype, 0)
+	open := onesGains(e.dtype, e.L) // the context steps' plain merges
 	ns := e.layout.nState
 	xBar, sBar := a.zeroX, e.zeros(a.n)
 	var xTot, xNoise *tensors.Tensor
@@ -217,7 +218,7 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 	window := len(a.hist)
 	// backward calls the backward graph on step k (k < 0: context step window−1+k).
 	backward := func(k int, x *tensors.Tensor, state []*tensors.Tensor) ([]*tensors.Tensor, error) {
-		lossOn, target, gk := one, a.zeroTarget, onesGains(e.dtype, e.L)
+		lossOn, target, gk := one, a.zeroTarget, open
 		at := window - 1 + k
 		if k >= 0 {
 			target = a.targets[k]
@@ -244,7 +245,9 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 		}
 		exec := e.bwd
 		outs, err := exec.Call(args...)
-		gk.FinalizeAll()
+		if gk != open {
+			gk.FinalizeAll()
+		}
 		return outs, err
 	}
 	losses := make([]*tensors.Tensor, K)
@@ -338,16 +341,7 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 func (e *stepEngine) residuals(b *Batch, preds []*tensors.Tensor) []float64 {
 	out := make([]float64, b.N*b.K*b.D)
 	for k, p := range preds {
-		var vals []float64
-		if e.dtype == dtypes.Float64 {
-			vals = tensors.MustCopyFlatData[float64](p)
-		} else {
-			f := tensors.MustCopyFlatData[float32](p)
-			vals = make([]float64, len(f))
-			for i, v := range f {
-				vals[i] = float64(v)
-			}
-		}
+		vals := tensorValues(p)
 		for i := range b.N {
 			for d := range b.D {
 				at := (i*b.K+k)*b.D + d
@@ -382,8 +376,6 @@ func releaseAll(ts []*tensors.Tensor) {
 		t.FinalizeAll()
 	}
 }
-
-func finalizeAll(ts []*tensors.Tensor) { releaseAll(ts) }
 
 func appendTensors(args []any, ts []*tensors.Tensor) []any {
 	for _, t := range ts {
