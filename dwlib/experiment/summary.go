@@ -66,9 +66,11 @@ type BaselineRow struct {
 	Params   []string  // chosen hyper-parameters per seed
 }
 
-// PairedRow is the matched-seed DW − Full difference on one testbed.
+// PairedRow is the matched-seed difference of one DW variant and a reference method on one
+// testbed: Method − Base, "dw" − "full" unless the runs hold other DW variants (see Variant).
 type PairedRow struct {
 	Testbed      string
+	Method, Base string
 	Diff         eval.PairedDiff
 	Percent      float64     // mean DW vs mean Full, %
 	Paper        *[3]float64 // the paper's DW − Full and its 95% interval, where reported
@@ -93,18 +95,22 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 	var s Summary
 	type key struct{ tb, m string }
 	groups := map[key][]*Result{}
-	var testbeds []string
+	var testbeds, variants []string
 	for _, r := range results {
-		k := key{r.Config.Testbed, r.Config.Train.Method}
+		k := key{r.Config.Testbed, Variant(r.Config)}
 		if !slices.Contains(testbeds, k.tb) {
 			testbeds = append(testbeds, k.tb)
+		}
+		if !slices.Contains(variants, k.m) {
+			variants = append(variants, k.m)
 		}
 		groups[k] = append(groups[k], r)
 		s.WallSeconds += r.WallSeconds
 	}
 	slices.SortFunc(testbeds, func(a, b string) int { return slices.Index(Testbeds(), a) - slices.Index(Testbeds(), b) })
+	variants = orderVariants(variants)
 	for _, tb := range testbeds {
-		for _, m := range Methods() {
+		for _, m := range variants {
 			rs := groups[key{tb, m}]
 			if len(rs) == 0 {
 				continue
@@ -130,29 +136,19 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 			}
 			s.Rows = append(s.Rows, row)
 		}
-		full, dw := groups[key{tb, "full"}], groups[key{tb, "dw"}]
-		var a, b []float64
-		for _, d := range dw {
-			for _, f := range full {
-				if f.Config.Seed == d.Config.Seed {
-					a, b = append(a, d.Test.RelL2), append(b, f.Test.RelL2)
+		// Every DW variant against Full, then every other variant against plain "dw".
+		for _, m := range variants {
+			if !isDWVariant(m) {
+				continue
+			}
+			for _, base := range []string{"full", "dw"} {
+				if base == m || (base == "dw" && m == "dw") {
+					continue
+				}
+				if pr, ok := pairedRow(tb, m, base, groups[key{tb, m}], groups[key{tb, base}]); ok {
+					s.Paired = append(s.Paired, pr)
 				}
 			}
-		}
-		if pd, err := eval.Paired(a, b); err == nil {
-			mA, _ := eval.MeanSD(a)
-			mB, _ := eval.MeanSD(b)
-			pr := PairedRow{Testbed: tb, Diff: pd, Percent: eval.PercentChange(mA, mB)}
-			if p, ok := PaperPaired[tb]; ok && comparableToPaper(dw) {
-				pr.Paper = &p
-			}
-			f, okF := PaperRelL2[tb]["full"]
-			d, okD := PaperRelL2[tb]["dw"]
-			if okF && okD && comparableToPaper(dw) {
-				pct := eval.PercentChange(d.Mean, f.Mean)
-				pr.PaperPercent = &pct
-			}
-			s.Paired = append(s.Paired, pr)
 		}
 	}
 	var used []*BaselineSet
@@ -318,7 +314,7 @@ func (s Summary) Markdown() string {
 		b.WriteString("\nvs best baseline: the method's mean test rel-L2 divided by that of the best (lowest on test, a conservative bar) of the zero, damped-persistence and ridge-AR baselines on the same seeds and protocol; below 1, the model beats every baseline.\n")
 	}
 	if len(s.Paired) > 0 {
-		b.WriteString("\n| testbed | pairs | DW − Full (mean) | 95% interval | DW vs Full | paper DW − Full [95%] | paper DW vs Full |\n|---|---|---|---|---|---|---|\n")
+		b.WriteString("\n| testbed | difference | pairs | mean | 95% interval | change | paper DW − Full [95%] | paper DW vs Full |\n|---|---|---|---|---|---|---|---|\n")
 		for _, p := range s.Paired {
 			paper, paperPct := "–", "–"
 			if p.Paper != nil {
@@ -327,7 +323,7 @@ func (s Summary) Markdown() string {
 			if p.PaperPercent != nil {
 				paperPct = fmt.Sprintf("%+.2f%%", *p.PaperPercent)
 			}
-			fmt.Fprintf(&b, "| %s | %d | %+.5f | [%+.5f, %+.5f] | %+.2f%% | %s | %s |\n", p.Testbed, p.Diff.N, p.Diff.Mean, p.Diff.Lo, p.Diff.Hi, p.Percent, paper, paperPct)
+			fmt.Fprintf(&b, "| %s | %s − %s | %d | %+.5f | [%+.5f, %+.5f] | %+.2f%% | %s | %s |\n", p.Testbed, p.Method, p.Base, p.Diff.N, p.Diff.Mean, p.Diff.Lo, p.Diff.Hi, p.Percent, paper, paperPct)
 		}
 	}
 	if len(s.Baselines) > 0 {
@@ -384,4 +380,37 @@ func meanSD(m, sd float64) string {
 		return fmt.Sprintf("%.4f", m)
 	}
 	return fmt.Sprintf("%.4f ± %.4f", m, sd)
+}
+
+// pairedRow is the matched-seed difference m − base over the seeds both hold (ok false with
+// fewer than two pairs). The paper's numbers are attached to plain DW − Full only.
+func pairedRow(tb, m, base string, rm, rb []*Result) (PairedRow, bool) {
+	var a, b []float64
+	for _, d := range rm {
+		for _, f := range rb {
+			if f.Config.Seed == d.Config.Seed {
+				a, b = append(a, d.Test.RelL2), append(b, f.Test.RelL2)
+			}
+		}
+	}
+	pd, err := eval.Paired(a, b)
+	if err != nil {
+		return PairedRow{}, false
+	}
+	mA, _ := eval.MeanSD(a)
+	mB, _ := eval.MeanSD(b)
+	pr := PairedRow{Testbed: tb, Method: m, Base: base, Diff: pd, Percent: eval.PercentChange(mA, mB)}
+	if m != "dw" || base != "full" || !comparableToPaper(rm) {
+		return pr, true
+	}
+	if p, ok := PaperPaired[tb]; ok {
+		pr.Paper = &p
+	}
+	f, okF := PaperRelL2[tb]["full"]
+	d, okD := PaperRelL2[tb]["dw"]
+	if okF && okD {
+		pct := eval.PercentChange(d.Mean, f.Mean)
+		pr.PaperPercent = &pct
+	}
+	return pr, true
 }
