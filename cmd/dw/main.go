@@ -21,6 +21,8 @@
 //	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
 //	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
 //	                                              training-horizon sweep and fitted K* (Figure 7)
+//	dw results-doc [-check]                       regenerate docs/results.md and README.md's
+//	                                              results block from data/results
 //
 // The flags that select runs have the same names everywhere, singular or plural, each a
 // comma-separated list: -testbed/-testbeds, -method/-methods, -seed/-seeds (and -K). dw train
@@ -131,6 +133,7 @@ var commands = []struct {
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
 	{"archive", "copy finished runs' results (no checkpoints) into the committed archive", cmdArchive},
+	{"results-doc", "regenerate docs/results.md and README.md's results block from data/results (-check: compare only)", cmdResultsDoc},
 }
 
 func run(args []string) error {
