@@ -71,9 +71,12 @@ func lookup(ts []table, col string, keys []string) (string, error) {
 	return found, nil
 }
 
-func indexOf(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
+// indexOf finds column x in a header: by its name, or by its name followed by a qualifier in
+// parentheses ("paper" finds "paper (Mamba-128, paper profile)"), so that a summary re-saved with
+// a more explicit header is still read.
+func indexOf(header []string, x string) int {
+	for i, v := range header {
+		if v == x || strings.HasPrefix(v, x+" (") {
 			return i
 		}
 	}
