@@ -31,6 +31,7 @@ func Render(results fs.FS) (doc, block []byte, err error) {
 		"list":     func(xs ...string) []string { return xs },
 		"sd":       sd,
 		"round":    round,
+		"bare":     func(s string) string { return strings.Trim(s, "*") },
 	}
 	t, err := template.New("").Funcs(funcs).Option("missingkey=error").ParseFS(templates, "sections/*.tmpl", "readme.tmpl")
 	if err != nil {
