@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -78,5 +77,3 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(la), len(lb)) + 1
 }
-
-func errorsIsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,24 +124,6 @@ func (s *source) runField(name, prefix, field, format string) (string, error) {
 		return "", fmt.Errorf("data/results/%s: no run starts with %q", name, prefix)
 	}
 	return strings.Join(out, ", "), nil
-}
-
-// archived counts the runs archived under runs/ (their result.json or result.json.gz).
-func (s *source) archived() (int, error) {
-	n := 0
-	err := fs.WalkDir(s.fsys, "runs", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if b := path.Base(p); !d.IsDir() && (b == "result.json" || b == "result.json.gz") {
-			n++
-		}
-		return nil
-	})
-	if err != nil && !errorsIsNotExist(err) {
-		return 0, err
-	}
-	return n, nil
 }
 
 // mean is the part of "1.0882 ± 0.0372" before the ±; sd the part after it.
