@@ -18,7 +18,7 @@ func cmdAttribution(args []string) error {
 	rf.register(fs)
 	testbed, seedList, methods := new(string), new(string), new(string)
 	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")
-	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
+	pluralFlag(fs, seedList, "seeds", defaultSeeds, seedsHelp)
 	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
 	K := fs.Int("K", 0, "training horizon of the runs (0: the profile's)")
 	at := fs.String("at", "best,init", "comma-separated parameters to measure at: best (the minimum-validation checkpoint), last (the last finished epoch), init (before any step)")

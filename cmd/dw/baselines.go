@@ -45,7 +45,7 @@ func cmdBaselines(args []string) error {
 	preset := fs.String("preset", "", "the testbeds, seeds and Ks of a named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	testbeds, seeds := new(string), new(string)
 	pluralFlag(fs, testbeds, "testbeds", "", "comma-separated testbeds")
-	pluralFlag(fs, seeds, "seeds", "0,1,2", "comma-separated seeds")
+	pluralFlag(fs, seeds, "seeds", defaultSeeds, seedsHelp)
 	ks := fs.String("K", "", "comma-separated training horizons (default: the profile's K); the horizon is ceil(1.5K)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -69,7 +69,7 @@ func cmdBaselines(args []string) error {
 		}
 		pj, err := experiment.Preset(*preset)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
 		for _, j := range pj {
 			add(baselineJob{j.Testbed, j.Seed, j.K, nil})
@@ -118,6 +118,9 @@ func cmdBaselines(args []string) error {
 			c, err = experiment.ResolveCSV(rf.profile, j.csv, "full", j.seed, j.K)
 		} else {
 			c, err = experiment.Resolve(rf.profile, j.testbed, "full", j.seed, j.K)
+			if err != nil { // a name or K of the command line: nothing was read
+				return usageError{singleJobError{err}}
+			}
 		}
 		if err != nil {
 			return err

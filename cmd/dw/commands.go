@@ -24,28 +24,6 @@ import (
 // stdout is where results go (progress and logs go to stderr); tests replace it.
 var stdout io.Writer = os.Stdout
 
-func newFlags(name, synopsis string) *flag.FlagSet {
-	fs := flag.NewFlagSet("dw "+name, flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: dw %s %s\n", name, synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
-	}
-	return checkSynonyms(fs)
-}
-
 // runFlags are the flags shared by train, config, sweep and table.
 type runFlags struct {
 	profile, runs, cache, ett, archive string
@@ -106,7 +84,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	var testbeds, methods, seeds string
 	singleFlag(fs, &testbeds, "testbed", "", "testbed: "+strings.Join(experiment.Testbeds(), ", "))
 	singleFlag(fs, &methods, "method", "", "method: "+strings.Join(experiment.Methods(), ", "))
-	singleFlag(fs, &seeds, "seed", "0", "experimental seed (split, initialisation, sampling)")
+	singleFlag(fs, &seeds, "seed", defaultSeeds, seedsHelp)
 	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
 	sampler := fs.String("sampler", "", "DW noise sampler for the dw runs: "+strings.Join(noise.Names(), ", ")+
 		" (default: the profile's; "+prior.ARName+" is DW-Prior with a cross-fitted ridge AR, its bank built from the run's training split)")
@@ -166,7 +144,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	if grid.Ks, err = parseKs(*ks); err != nil {
 		return nil, rf, nil, err
 	}
-	cfgs, err := experiment.ResolveJobs(rf.profile, grid.Jobs())
+	cfgs, err := resolveJobs(rf.profile, grid.Jobs())
 	if err == nil && *sampler != "" {
 		if !slices.Contains(noise.Names(), *sampler) {
 			return nil, rf, nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", *sampler, strings.Join(noise.Names(), ", "))}
@@ -214,6 +192,7 @@ func cmdTrain(args []string) error {
 	if err != nil {
 		return err
 	}
+	runNotices(stderr, cs, rf.options())
 	ctx, stop := interruptible()
 	defer stop()
 	var stopped error
@@ -325,7 +304,7 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	pluralFlag(fs, &g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
 	pluralFlag(fs, &g.methods, "methods", "", "comma-separated methods (grid)")
-	pluralFlag(fs, &g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
+	pluralFlag(fs, &g.seeds, "seeds", defaultSeeds, seedsHelp)
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
 	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
 }
@@ -338,7 +317,11 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 		if g.testbeds != "" || g.methods != "" || g.data.given() {
 			return nil, usageError{errors.New("-preset replaces -testbeds/-methods and -data; give one or the other")}
 		}
-		return experiment.Preset(g.preset)
+		jobs, err := experiment.Preset(g.preset)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return jobs, nil
 	}
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
@@ -417,7 +400,7 @@ func (g *gridFlags) resolve(profile string) ([]experiment.Job, []experiment.RunC
 	if err != nil {
 		return nil, nil, err
 	}
-	cfgs, err := experiment.ResolveJobs(profile, jobs)
+	cfgs, err := resolveJobs(profile, jobs)
 	return jobs, cfgs, err
 }
 
@@ -504,6 +487,7 @@ func cmdSweep(args []string) error {
 	if *plan {
 		return printPlan(cfgs, opt)
 	}
+	runNotices(stderr, cfgs, opt)
 	opt.Reporter = kernelext.NewReporter()
 	opt.Jobs = *parallel
 	if *archiveEach {

@@ -23,7 +23,7 @@ func cmdKSweep(args []string) error {
 	H := fs.Int("H", 0, "the fixed evaluation horizon every checkpoint is scored at")
 	origins := fs.Int("origins", 0, "test origins per unit (0: each run's own)")
 	seedList, methods := new(string), new(string)
-	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
+	pluralFlag(fs, seedList, "seeds", defaultSeeds, seedsHelp)
 	pluralFlag(fs, methods, "methods", "full,dw", "comma-separated methods")
 	trainFirst := fs.Bool("train", false, "train the grid's missing runs first, continuing interrupted ones (Ctrl-C stops at the next minibatch, keeping each run's last epoch); without it only finished runs are scored")
 	parallel := fs.Int("jobs", 1, "with -train: runs trained at once")

@@ -21,11 +21,14 @@
 //	dw runtime -profile P -testbeds a,b           time Full against DW (paired repeats, paper protocol)
 //	dw ksweep -profile P -testbed T -K 8,16,32 -H 48 [-train]
 //	                                              training-horizon sweep and fitted K* (Figure 7)
+//	dw results-doc [-check]                       regenerate docs/results.md and README.md's
+//	                                              results block from data/results
 //
 // The flags that select runs have the same names everywhere, singular or plural, each a
 // comma-separated list: -testbed/-testbeds, -method/-methods, -seed/-seeds (and -K). dw train
 // -method full,dw -seed 0,1,2 trains the six runs in turn; dw sweep does the same grid with a table,
-// -jobs and -slurm.
+// -jobs and -slurm. Every command that takes seeds defaults to seed 0 (-seeds 0,1,2 for the paper's
+// three runs per row).
 //
 // Your own data: wherever a command takes -testbed(s), -data FILE.csv takes its place (train,
 // config, sweep, table, baselines; the two are mutually exclusive). The file (plain or gzip) is
@@ -64,8 +67,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
@@ -131,31 +136,35 @@ var commands = []struct {
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},
 	{"ksweep", "training-horizon sweep: runs at several K scored at one H, fitted K*", cmdKSweep},
 	{"archive", "copy finished runs' results (no checkpoints) into the committed archive", cmdArchive},
+	{"results-doc", "regenerate docs/results.md and README.md's results block from data/results (-check: compare only)", cmdResultsDoc},
 }
 
 func run(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return usageError{errors.New("no command")}
-		}
+	if len(args) == 0 {
+		usage(stderr)
+		return usageError{errors.New("no command")}
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout) // asked for: the answer, on stdout
 		return nil
 	}
+	var names []string
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(args[1:])
 		}
+		names = append(names, c.name)
 	}
-	usage()
-	return usageError{fmt.Errorf("unknown command %q", args[0])}
+	return usageError{fmt.Errorf("unknown command %q; commands: %s (dw -h says what each does)", args[0], strings.Join(names, ", "))}
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: dw <command> [flags]   (dw <command> -h for its flags)")
-	fmt.Fprintln(os.Stderr, "commands:")
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: dw <command> [flags]   (dw <command> -h for its flags)")
+	fmt.Fprintln(w, "commands:")
 	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  %-9s %s\n", c.name, c.help)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.help)
 	}
+	fmt.Fprintln(w, "Every command that takes -seed or -seeds defaults to seed 0 (-seeds 0,1,2 for the paper's three).")
 }
 
 // startCPUProfile starts a CPU profile into path ("": none) and returns the function that ends

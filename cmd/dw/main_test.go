@@ -61,7 +61,7 @@ func TestQuickTableSweep(t *testing.T) {
 		t.Errorf("%d cached baseline files, want 3 testbeds × 3 seeds", len(b))
 	}
 	// The regime map of the same runs: one budget (quick), three matched seeds, the baselines.
-	reg, err := dw(t, "regime", "-profiles", "quick", "-runs", runs, "-cache", cache)
+	reg, err := dw(t, "regime", "-profiles", "quick", "-seeds", "0,1,2", "-runs", runs, "-cache", cache)
 	if err != nil || !strings.Contains(reg, "| quick | ") || !strings.Contains(reg, "| 3 | ") || !strings.Contains(reg, "| 1.0000 |") {
 		t.Errorf("regime: %v\n%s", err, reg)
 	}
@@ -188,23 +188,23 @@ func TestBadInputIsRefused(t *testing.T) {
 		want  string
 		usage bool
 	}{
-		{[]string{"train", "-testbed", "mackey-glass", "-method", "magic", "-runs", runs}, "valid methods: full, clip, jreg, tbptt, static, dw", false},
-		{[]string{"train", "-testbed", "lorenz", "-method", "dw", "-runs", runs}, "valid testbeds: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2", false},
-		{[]string{"train", "-testbed", "mackey-glass", "-method", "dw", "-K", "60", "-runs", runs}, "K = 60 is too long for mackey-glass", false},
-		{[]string{"sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "full,nope", "-runs", runs}, `unknown method "nope"`, false},
-		{[]string{"sweep", "-profile", "huge", "-preset", "table", "-runs", runs}, `unknown profile "huge"`, false},
-		{[]string{"sweep", "-preset", "everything", "-runs", runs}, `unknown preset "everything"`, false},
+		{[]string{"train", "-testbed", "mackey-glass", "-method", "magic", "-runs", runs}, "valid methods: full, clip, jreg, tbptt, static, dw", true},
+		{[]string{"train", "-testbed", "lorenz", "-method", "dw", "-runs", runs}, "valid testbeds: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2", true},
+		{[]string{"train", "-testbed", "mackey-glass", "-method", "dw", "-K", "60", "-runs", runs}, "K = 60 is too long for mackey-glass", true},
+		{[]string{"sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "full,nope", "-runs", runs}, `unknown method "nope"`, true},
+		{[]string{"sweep", "-profile", "huge", "-preset", "table", "-runs", runs}, `unknown profile "huge"`, true},
+		{[]string{"sweep", "-preset", "everything", "-runs", runs}, `unknown preset "everything"`, true},
 		{[]string{"train", "-testbed", "mackey-glass"}, "-testbed and -method are required", true},
 		{[]string{"fly"}, `unknown command "fly"`, true},
 		{[]string{"train", "-bogus"}, "flag provided but not defined", true},
-		{[]string{"baselines", "-testbeds", "mackey-glass,lorenz", "-runs", runs}, `unknown testbed "lorenz"; valid testbeds:`, false},
-		{[]string{"baselines", "-profile", "huge", "-testbeds", "mackey-glass", "-runs", runs}, `unknown profile "huge"`, false},
+		{[]string{"baselines", "-testbeds", "mackey-glass,lorenz", "-runs", runs}, `unknown testbed "lorenz"; valid testbeds:`, true},
+		{[]string{"baselines", "-profile", "huge", "-testbeds", "mackey-glass", "-runs", runs}, `unknown profile "huge"`, true},
 		{[]string{"baselines", "-testbeds", "mackey-glass", "-seeds", "0,x", "-runs", runs}, `-seeds: "x" is not a seed`, true},
 		{[]string{"baselines", "-testbeds", "mackey-glass", "-K", "0", "-runs", runs}, `-K: "0" is not a horizon`, true},
-		{[]string{"baselines", "-testbeds", "mackey-glass", "-K", "60", "-runs", runs}, "K = 60 is too long for mackey-glass", false},
+		{[]string{"baselines", "-testbeds", "mackey-glass", "-K", "60", "-runs", runs}, "K = 60 is too long for mackey-glass", true},
 		{[]string{"baselines", "-runs", runs}, "give -testbeds (or -preset)", true},
 		{[]string{"baselines", "-preset", "table", "-seeds", "1", "-runs", runs}, "-preset replaces -testbeds/-seeds/-K", true},
-		{[]string{"baselines", "-preset", "everything", "-runs", runs}, `unknown preset "everything"`, false},
+		{[]string{"baselines", "-preset", "everything", "-runs", runs}, `unknown preset "everything"`, true},
 	} {
 		_, err := dw(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -296,7 +296,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"-h"}, 0}, {[]string{"train", "-h"}, 0}, {[]string{"sweep", "-help"}, 0}, {[]string{"regime", "-h"}, 0},
 		{[]string{"train", "-bogus"}, 2}, {[]string{"nosuchcommand"}, 2},
-		{[]string{"config", "-profile", "quick", "-testbed", "lorenz", "-method", "dw"}, 1},
+		{[]string{"config", "-profile", "quick", "-testbed", "lorenz", "-method", "dw"}, 2},
+		{[]string{"eval", "-run", "/nonexistent/run"}, 1},
 	} {
 		_, err := dw(t, tc.args...)
 		if got := exitCode(err); got != tc.want {

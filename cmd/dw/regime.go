@@ -19,7 +19,7 @@ func cmdRegime(args []string) error {
 		"comma-separated profiles, smallest training budget first")
 	testbed, seedList := new(string), new(string)
 	singleFlag(fs, testbed, "testbed", "mackey-glass", "testbed")
-	pluralFlag(fs, seedList, "seeds", "0,1,2", "comma-separated seeds")
+	pluralFlag(fs, seedList, "seeds", defaultSeeds, seedsHelp)
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/regime-<testbed>[-<label>].md")
 	label := fs.String("label", "", "with -save: a name for the table, so that a map of other profiles (an ablation) does not replace the main one")
 	if err := parse(fs, args); err != nil {

@@ -24,7 +24,7 @@ func cmdRuntime(args []string) error {
 	fs.IntVar(&p.Warmup, "warmup", p.Warmup, "epochs discarded at the start of each run")
 	fs.IntVar(&p.Timed, "timed", p.Timed, "epochs timed after the warm-up (their median is the run's s/epoch)")
 	seedFlag := new(string)
-	singleFlag(fs, seedFlag, "seed", "0", "seed of the timed runs")
+	singleFlag(fs, seedFlag, "seed", defaultSeeds, "seed of the timed runs (default 0, as in every dw command)")
 	save := fs.Bool("save", false, "also write the table to <repo>/data/results/runtime-<profile>.md")
 	if err := parse(fs, args); err != nil {
 		return err

@@ -278,6 +278,15 @@ func SummarizeWithBaselines(results []*Result, opt Options) (Summary, error) {
 	return Summarize(results, sets...), err
 }
 
+// PaperColumn heads the method table's column of the paper's values. They are the paper's
+// Mamba-128 in the authors' configuration (the paper profile), whatever model and profile the rows
+// beside them ran: the label says so, so that a width-24 standard run is not read as a replication
+// of the number next to it.
+const PaperColumn = "paper (Mamba-128, paper profile)"
+
+// paperPairedNote follows the paired table: its paper columns are the same runs' differences.
+const paperPairedNote = "paper DW − Full, paper DW vs Full: the paper's Mamba-128 runs in the authors' configuration (the paper profile), not a run of this table's profile.\n"
+
 // comparableToPaper is false for quick-profile runs: smoke tests of a few seconds at a shortened
 // horizon, whose numbers printed beside the paper's would invite a comparison they cannot bear.
 func comparableToPaper(rs []*Result) bool {
@@ -291,9 +300,9 @@ func (s Summary) Markdown() string {
 	var b strings.Builder
 	ratio := slices.ContainsFunc(s.Rows, func(r Row) bool { return r.BestBaseline != "" })
 	if ratio {
-		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | paper | epochs | s/epoch | vs best baseline |\n|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | " + PaperColumn + " | epochs | s/epoch | vs best baseline |\n|---|---|---|---|---|---|---|---|\n")
 	} else {
-		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | paper | epochs | s/epoch |\n|---|---|---|---|---|---|---|\n")
+		b.WriteString("| testbed | method | seeds | test rel-L2 (mean ± sd) | " + PaperColumn + " | epochs | s/epoch |\n|---|---|---|---|---|---|---|\n")
 	}
 	for _, r := range s.Rows {
 		paper := "–"
@@ -324,6 +333,9 @@ func (s Summary) Markdown() string {
 				paperPct = fmt.Sprintf("%+.2f%%", *p.PaperPercent)
 			}
 			fmt.Fprintf(&b, "| %s | %s − %s | %d | %+.5f | [%+.5f, %+.5f] | %+.2f%% | %s | %s |\n", p.Testbed, p.Method, p.Base, p.Diff.N, p.Diff.Mean, p.Diff.Lo, p.Diff.Hi, p.Percent, paper, paperPct)
+		}
+		if slices.ContainsFunc(s.Paired, func(p PairedRow) bool { return p.Paper != nil || p.PaperPercent != nil }) {
+			b.WriteString("\n" + paperPairedNote)
 		}
 	}
 	if len(s.Baselines) > 0 {

@@ -20,7 +20,13 @@ const (
 	VersionEnv = "DW_CACHE_VERSION"
 	// ModeEnv set to "refresh" recomputes (and overwrites) every entry.
 	ModeEnv = "DW_CACHE"
+	// VerboseEnv set (to anything but "" or "0") sends every lookup's line to stderr, as the
+	// cache did before it kept them in its log file.
+	VerboseEnv = "DW_CACHE_VERBOSE"
 )
+
+// LogFile is the file in the cache directory that New's caches append their lookup lines to.
+const LogFile = "runcache.log"
 
 // DefaultVersion is the code version Default uses. Bump it (here, or with
 // $DW_CACHE_VERSION) when a change in dwlib alters results for the same
@@ -62,14 +68,43 @@ type Cache struct {
 	Version string
 	// Refresh forces recomputation, overwriting existing entries.
 	Refresh bool
-	// Log receives one line per lookup that is not a plain hit, plus hits
-	// (so a notebook shows where a number came from). nil discards.
+	// Log receives one line per lookup (hit, miss, stale, corrupt, not stored), so that where a
+	// number came from can be looked up. nil discards.
 	Log io.Writer
+	// Warn receives the lines that need attention (stale or corrupt entries, a result not
+	// stored) besides Log; nil, or the same writer as Log, adds nothing.
+	Warn io.Writer
 }
 
-// New returns a cache in dir with the given version, logging to stderr.
+// New returns a cache in dir with the given version. Its lookup lines go to dir/runcache.log,
+// not to stderr: in a notebook stderr renders as an error block under the cell, and a hit is not
+// one; stale and corrupt entries still warn on stderr. $DW_CACHE_VERBOSE=1 sends every line to
+// stderr again.
 func New(dir, version string) *Cache {
-	return &Cache{Dir: dir, Version: version, Log: os.Stderr}
+	c := &Cache{Dir: dir, Version: version, Log: appendLog{filepath.Join(dir, LogFile)}, Warn: os.Stderr}
+	if v := os.Getenv(VerboseEnv); v != "" && v != "0" {
+		c.Log = os.Stderr
+	}
+	return c
+}
+
+// appendLog appends each write to a file, creating it (and its directory) on first use; it holds
+// no file open between writes, so a cache needs no Close.
+type appendLog struct{ path string }
+
+func (l appendLog) Write(p []byte) (int, error) {
+	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
+		return 0, err
+	}
+	f, err := os.OpenFile(l.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	n, err := f.Write(p)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
 }
 
 // Default returns the project cache: $DW_CACHE_DIR or <repo>/data/cache/runs,
@@ -107,6 +142,14 @@ func (c *Cache) logf(format string, args ...any) {
 	}
 }
 
+// warnf logs a line that needs attention, to Log and to Warn.
+func (c *Cache) warnf(format string, args ...any) {
+	c.logf(format, args...)
+	if c.Warn != nil && c.Warn != c.Log {
+		fmt.Fprintf(c.Warn, "runcache: "+format+"\n", args...)
+	}
+}
+
 // Get returns the cached result of the computation identified by (name,
 // config, dataSeed, type T), or runs compute and stores its result.
 //
@@ -135,10 +178,10 @@ func Get[T any](c *Cache, name string, config any, dataSeed int64, compute func(
 			c.logf("miss %s: computing (%s)", name, filepath.Base(path))
 		case errors.Is(err, errStale):
 			status = Stale
-			c.logf("STALE entry %s: %v; recomputing", path, err)
+			c.warnf("STALE entry %s: %v; recomputing", path, err)
 		case errors.Is(err, errCorrupt):
 			status = Corrupt
-			c.logf("CORRUPT entry %s: %v; recomputing", path, err)
+			c.warnf("CORRUPT entry %s: %v; recomputing", path, err)
 		default: // unreadable file (permissions, ...): do not overwrite blindly.
 			return zero, Miss, fmt.Errorf("runcache: reading %s: %w", path, err)
 		}
@@ -150,7 +193,7 @@ func Get[T any](c *Cache, name string, config any, dataSeed int64, compute func(
 		return zero, status, err
 	}
 	if err := writeEntry(path, key, value, time.Since(start)); err != nil {
-		c.logf("NOT STORED %s: %v", name, err)
+		c.warnf("NOT STORED %s: %v", name, err)
 		return value, status, err
 	}
 	return value, status, nil

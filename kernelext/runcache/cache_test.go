@@ -31,7 +31,7 @@ func newTestCache(t *testing.T) (*Cache, *bytes.Buffer) {
 	t.Helper()
 	log := &bytes.Buffer{}
 	c := New(t.TempDir(), "v1")
-	c.Log = log
+	c.Log, c.Warn = log, nil
 	return c, log
 }
 
@@ -271,4 +271,48 @@ func writeTemp(t *testing.T, data []byte) string {
 	p := filepath.Join(t.TempDir(), "e.json")
 	writeFile(t, p, data)
 	return p
+}
+
+// TestLogDestinations: a default cache keeps hits and misses in its log file, off stderr (where a
+// notebook shows them as error blocks), and still warns of a stale entry; $DW_CACHE_VERBOSE sends
+// every line to stderr.
+func TestLogDestinations(t *testing.T) {
+	for _, tc := range []struct {
+		verbose   string
+		wantInLog bool
+	}{{"", true}, {"0", true}, {"1", false}} {
+		t.Run("verbose="+tc.verbose, func(t *testing.T) {
+			t.Setenv(VerboseEnv, tc.verbose)
+			dir := t.TempDir()
+			c := New(dir, "v1")
+			warn := &bytes.Buffer{}
+			c.Warn = warn
+			calls := 0
+			for range 2 {
+				if _, _, err := Get(c, "train", cfg, 42, counter(&calls, want)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			log, _ := os.ReadFile(filepath.Join(dir, LogFile))
+			inLog := strings.Contains(string(log), "runcache: miss train") && strings.Contains(string(log), "runcache: hit train")
+			if inLog != tc.wantInLog {
+				t.Errorf("hit and miss in %s: %v, want %v:\n%s", LogFile, inLog, tc.wantInLog, log)
+			}
+			if warn.Len() != 0 {
+				t.Errorf("hits and misses warned: %q", warn)
+			}
+			if !tc.wantInLog && c.Log != os.Stderr {
+				t.Errorf("verbose: Log is %T, want stderr", c.Log)
+			}
+			// A stale entry (another version) warns, besides the log.
+			c2 := New(dir, "v2")
+			c2.Warn = warn
+			if _, st, err := Get(c2, "train", cfg, 42, counter(&calls, want)); err != nil || st != Stale {
+				t.Fatalf("status %v, %v; want Stale", st, err)
+			}
+			if !strings.Contains(warn.String(), "runcache: STALE entry") {
+				t.Errorf("a stale entry did not warn: %q", warn)
+			}
+		})
+	}
 }

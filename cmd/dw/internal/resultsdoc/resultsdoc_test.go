@@ -1,0 +1,146 @@
+package resultsdoc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// root is the repository root, from this package's directory.
+const root = "../../../.."
+
+// TestCommittedDocsAreGenerated regenerates docs/results.md and README.md's results block from
+// the committed data/results and fails on any difference: a summary re-written by a new run, or a
+// hand edit of a generated line, shows here until `go run ./cmd/dw results-doc` is run.
+func TestCommittedDocsAreGenerated(t *testing.T) {
+	if err := Check(root); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// committed returns the top-level summaries of data/results as an in-memory file system that a
+// test may add to or take from.
+func committed(t *testing.T) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	names, err := filepath.Glob(filepath.Join(root, ResultsDir, "*.*"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no summaries in %s: %v", ResultsDir, err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[filepath.Base(n)] = &fstest.MapFile{Data: b}
+	}
+	return m
+}
+
+// TestResultsDirectoryChanges: a summary no section knows (another engineer's new testbed) is
+// listed under "Other results" with its tables; a summary a section quotes that is gone, or lost
+// the row it quotes, is an error naming the file.
+func TestResultsDirectoryChanges(t *testing.T) {
+	const shear = "# paper-cpu: shear\n\nWritten by `dw sweep -profile paper-cpu -testbeds shear -save -label shear`.\n\n" +
+		"| testbed | method | seeds | test rel-L2 (mean ± sd) |\n|---|---|---|---|\n| shear | dw | 3 | 0.5000 ± 0.0100 |\n"
+	for _, tc := range []struct {
+		name    string
+		change  func(fstest.MapFS)
+		want    []string // in the document
+		wantErr string
+	}{
+		{"unchanged", func(fstest.MapFS) {}, []string{"## The reproduction at the paper's width", "-5.11%"}, ""},
+		{"a new summary", func(m fstest.MapFS) { m["paper-cpu-shear.md"] = &fstest.MapFile{Data: []byte(shear)} },
+			[]string{"## Other results", "### paper-cpu: shear (`data/results/paper-cpu-shear.md`)", "| shear | dw | 3 | 0.5000 ± 0.0100 |"}, ""},
+		{"a new JSON file only", func(m fstest.MapFS) { m["prior-ar-x.json"] = &fstest.MapFile{Data: []byte("[]")} }, nil, ""},
+		{"a quoted summary removed", func(m fstest.MapFS) { delete(m, "paper-val64-mg.md") }, nil, "paper-val64-mg.md"},
+		{"a quoted row removed", func(m fstest.MapFS) {
+			s := string(m["paper-cpu-mg.md"].Data)
+			m["paper-cpu-mg.md"] = &fstest.MapFile{Data: []byte(strings.ReplaceAll(s, "| mackey-glass | dw |", "| mackey-glass | dw2 |"))}
+		}, nil, `data/results/paper-cpu-mg.md: no table has column "test rel-L2 (mean ± sd)" with a row starting ["mackey-glass" "dw"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := committed(t)
+			tc.change(m)
+			doc, block, err := Render(m)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one naming %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(doc), w) {
+					t.Errorf("document lacks %q", w)
+				}
+			}
+			if len(block) == 0 || strings.Contains(string(doc), placeholder) || strings.Contains(string(block), "<no value>") {
+				t.Errorf("unexpanded template output:\n%s", block)
+			}
+		})
+	}
+}
+
+func TestLookup(t *testing.T) {
+	ts := parseTables("x\n\n| a | b | c |\n|---|---|---|\n| r | 1 | 2 |\n| s | 3 | 4 |\n\n| a | c |\n| :-- | --: |\n| t | 5 |\n")
+	for _, tc := range []struct {
+		col     string
+		keys    []string
+		want    string
+		wantErr bool
+	}{
+		{"b", []string{"s"}, "3", false},
+		{"c", []string{"t"}, "5", false},
+		{"c", []string{"r", "1"}, "2", false},
+		{"c", nil, "", true}, // every row matches, with different values
+		{"d", []string{"r"}, "", true},
+		{"b", []string{"t"}, "", true},
+	} {
+		got, err := lookup(ts, tc.col, tc.keys)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("lookup(%q, %q) = %q, %v; want %q (error %v)", tc.col, tc.keys, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestRound(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{{"+0.66804", "+0.668"}, {"-0.05388", "-0.054"}, {"+61.39%", "+61.390%"}, {"1.5", "1.500"}} {
+		if got, err := round(3, tc.in); err != nil || got != tc.want {
+			t.Errorf("round(3, %q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := round(3, "n/a"); err == nil {
+		t.Error("round of a non-number gave no error")
+	}
+}
+
+func TestReflow(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	got := reflow(long + "\n\n| a | b |\n|---|---|\n- item " + long + "\n    code line\n")
+	for _, l := range strings.Split(got, "\n") {
+		if len(l) > width {
+			t.Errorf("line longer than %d: %q", width, l)
+		}
+	}
+	for _, w := range []string{"\n| a | b |\n|---|---|\n", "\n- item word", "\n  word", "\n    code line"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("reflow lost %q:\n%s", w, got)
+		}
+	}
+}
+
+func TestSplice(t *testing.T) {
+	readme := "a\n" + BeginMarker + "\nold\n" + EndMarker + "\nb\n"
+	got, err := Splice([]byte(readme), []byte("new"))
+	if err != nil || string(got) != "a\n"+BeginMarker+"\nnew\n"+EndMarker+"\nb\n" {
+		t.Errorf("Splice = %q, %v", got, err)
+	}
+	if _, err := Splice([]byte("no markers"), nil); err == nil {
+		t.Error("Splice without markers gave no error")
+	}
+}
