@@ -160,7 +160,7 @@ func TestREADMEProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("go", "run", "-overlay", overlay, filepath.Dir(target)).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "epoch 3: validation loss") || !strings.Contains(string(out), "gains closed") {
+	if err != nil || !strings.Contains(string(out), "epoch 10: validation loss") || !strings.Contains(string(out), "; at step 16: [0.00 0.00 0.00 0.00]") {
 		t.Errorf("the README's program: %v\n%s", err, out)
 	}
 }
