@@ -224,24 +224,8 @@ func (m FMRISynthModel) TrueResidualCov(K int, scale []float64) ([]float64, erro
 }
 
 func loadFMRISynth(name string, opt Options) (*Dataset, error) {
-	if err := opt.onlyProjectGenerator(name); err != nil {
-		return nil, err
-	}
-	if opt.Participant != 0 {
-		return nil, fmt.Errorf("data: %s: Options.Participant %d: fmri-synth has subjects, not participants (use NumTraj for the subject count)", name, opt.Participant)
-	}
-	c := DefaultFMRISynthConfig()
-	c.Seed = opt.genSeed()
-	if err := opt.sizes(&c.Subjects, &c.Length); err != nil {
-		return nil, err
-	}
-	if opt.Channels < 0 {
-		return nil, fmt.Errorf("data: %s: Channels %d must not be negative", name, opt.Channels)
-	}
-	if opt.Channels > 0 {
-		c.Parcels = opt.Channels
-	}
-	if err := c.validate(); err != nil {
+	c, err := fmriConfig(name, opt)
+	if err != nil {
 		return nil, err
 	}
 	d, err := synthetic(name, opt, c.cacheKey(), false, func() ([]Series, error) {
@@ -257,4 +241,26 @@ func loadFMRISynth(name string, opt Options) (*Dataset, error) {
 	}
 	d.Subjects = true
 	return d, nil
+}
+
+// fmriConfig is the generator configuration that opt selects for fmri-synth.
+func fmriConfig(name string, opt Options) (FMRISynthConfig, error) {
+	c := DefaultFMRISynthConfig()
+	if err := opt.onlyProjectGenerator(name); err != nil {
+		return c, err
+	}
+	if opt.Participant != 0 {
+		return c, fmt.Errorf("data: %s: Options.Participant %d: fmri-synth has subjects, not participants (use NumTraj for the subject count)", name, opt.Participant)
+	}
+	c.Seed = opt.genSeed()
+	if err := opt.sizes(&c.Subjects, &c.Length); err != nil {
+		return c, err
+	}
+	if opt.Channels < 0 {
+		return c, fmt.Errorf("data: %s: Channels %d must not be negative", name, opt.Channels)
+	}
+	if opt.Channels > 0 {
+		c.Parcels = opt.Channels
+	}
+	return c, c.validate()
 }

@@ -212,22 +212,8 @@ func loadMG(name string, opt Options) (*Dataset, error) {
 }
 
 func loadIEEGSynth(name string, opt Options) (*Dataset, error) {
-	if err := opt.onlyProjectGenerator(name); err != nil {
-		return nil, err
-	}
-	c := DefaultIEEGSynthConfig()
-	c.Seed = opt.genSeed()
-	if err := opt.sizes(&c.Recordings, &c.Length); err != nil {
-		return nil, err
-	}
-	if opt.Channels < 0 || opt.Participant < 0 {
-		return nil, fmt.Errorf("data: %s: Channels (%d) and Participant (%d) must not be negative", name, opt.Channels, opt.Participant)
-	}
-	if opt.Channels > 0 {
-		c.Channels = opt.Channels
-	}
-	c.Participant = opt.Participant
-	if err := c.validate(); err != nil {
+	c, err := ieegConfig(name, opt)
+	if err != nil {
 		return nil, err
 	}
 	dir, err := opt.cacheDir()
@@ -252,6 +238,26 @@ func loadIEEGSynth(name string, opt Options) (*Dataset, error) {
 	}
 	// The movie-time split is fixed (the paper's), so Options.Seed does not change it.
 	return movieDataset(name, raw, plan, opt.fit(false))
+}
+
+// ieegConfig is the generator configuration that opt selects for ieeg-synth.
+func ieegConfig(name string, opt Options) (IEEGSynthConfig, error) {
+	c := DefaultIEEGSynthConfig()
+	if err := opt.onlyProjectGenerator(name); err != nil {
+		return c, err
+	}
+	c.Seed = opt.genSeed()
+	if err := opt.sizes(&c.Recordings, &c.Length); err != nil {
+		return c, err
+	}
+	if opt.Channels < 0 || opt.Participant < 0 {
+		return c, fmt.Errorf("data: %s: Channels (%d) and Participant (%d) must not be negative", name, opt.Channels, opt.Participant)
+	}
+	if opt.Channels > 0 {
+		c.Channels = opt.Channels
+	}
+	c.Participant = opt.Participant
+	return c, c.validate()
 }
 
 func loadNARMA(name string, opt Options) (*Dataset, error) {
