@@ -109,7 +109,8 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	singleFlag(fs, &seeds, "seed", "0", "experimental seed (split, initialisation, sampling)")
 	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
 	sampler := fs.String("sampler", "", "DW noise sampler for the dw runs: "+strings.Join(noise.Names(), ", ")+
-		" (default: the profile's; "+prior.ARName+" is DW-Prior with a cross-fitted ridge AR, its bank built from the run's training split)")
+		" (default: the profile's; DW-Prior, its bank built from the run's training split: "+prior.ARName+" a cross-fitted ridge AR for any series, "+
+		prior.FactorName+" the iEEG factor-AR predictor (meant for ieeg-synth), "+prior.SubjectName+" the fMRI subject-AR predictor (datasets of subjects: fmri-synth))")
 	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
 	engine := fs.String("engine", "", "how rollouts become compiled graphs: steps (one step per graph, for XLA/GPU) or unrolled (one graph per rollout); default $"+train.EngineEnv+", else steps on XLA and unrolled on the Go backend")
 	stopAfter := new(int)

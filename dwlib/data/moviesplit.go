@@ -82,3 +82,15 @@ func movieDataset(name string, recs []Series, p MovieSplitPlan, fit func([]Serie
 	d.Split = Split{Train: idx(len(tr), 0), Val: idx(len(va), len(tr)), Test: idx(len(te), len(tr)+len(va))}
 	return d, nil
 }
+
+// IEEGSplitPlan is the movie-time split ieeg-synth uses for a movie of
+// length steps (0: DefaultIEEGLength): chunks of 1024 and exclusions of 256
+// steps at the default length, scaled with the length below it.
+func IEEGSplitPlan(length int) (MovieSplitPlan, error) {
+	c := DefaultIEEGSynthConfig()
+	if length > 0 {
+		c.Length = length
+	}
+	chunk, gap := c.chunkGap()
+	return MovieSplit(c.Length, chunk, gap)
+}

@@ -23,6 +23,10 @@ type DataConfig struct {
 	ScalarNorm bool    `json:"scalar_norm,omitempty"` // one scalar mean and sd over all training entries (the authors')
 	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
 	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
+	// Channels and Participant choose the ieeg-synth participant (40 or 80 channels; 0: 40) and
+	// the fmri-synth parcel count (0: 32); see data.Options.
+	Channels    int `json:"channels,omitempty"`
+	Participant int `json:"participant,omitempty"`
 	// CSV is the user's CSV data set that replaces a built-in testbed (nil for the testbeds); Length,
 	// when set, overrides its spec's unit length, as for ETT.
 	CSV *CSVData `json:"csv,omitempty"`
@@ -62,6 +66,9 @@ type RunConfig struct {
 	// unit are never used (the authors: 0). The validation loss uses the training geometry.
 	EvalWindow int `json:"eval_window"`
 	EvalBurnIn int `json:"eval_burn_in"`
+	// Prior overrides the cross-fitting grid of a DW-Prior bank (prior-factor, prior-subject);
+	// nil: the defaults PriorGrid documents.
+	Prior *PriorGrid `json:"prior,omitempty"`
 }
 
 // Methods lists the training methods (train.Methods).
@@ -76,7 +83,7 @@ func Testbeds() []string { return data.Names() }
 // share a directory with the profile's DW-Generic run.
 func (c RunConfig) Name() string {
 	method := c.Train.Method
-	if method == "dw" && (c.Train.Sampler == prior.Name || c.Train.Sampler == prior.ARName) {
+	if method == "dw" && prior.IsName(c.Train.Sampler) {
 		method += "-" + c.Train.Sampler
 	}
 	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, method, c.Train.K, c.Seed)
@@ -91,7 +98,8 @@ func (c RunConfig) JSON() []byte {
 // dataOptions converts to data.Options for the run's seed.
 func (c RunConfig) dataOptions() data.Options {
 	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale,
-		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm}
+		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm,
+		Channels: c.Data.Channels, Participant: c.Data.Participant}
 }
 
 // modelConfig completes the model configuration with the dataset's dimensions.
@@ -128,6 +136,12 @@ func defaultSizes(testbed string) (numTraj, length int) {
 	case testbed == "narma5":
 		c := data.DefaultNARMAConfig()
 		return c.NumTraj, c.Length
+	case testbed == "ieeg-synth":
+		c := data.DefaultIEEGSynthConfig()
+		return c.Recordings, c.Length
+	case testbed == "fmri-synth":
+		c := data.DefaultFMRISynthConfig()
+		return c.Subjects, c.Length
 	default:
 		c := data.DefaultMGConfig()
 		return c.NumTraj, c.Length
@@ -136,6 +150,13 @@ func defaultSizes(testbed string) (numTraj, length int) {
 
 // unitLength is the length of the testbed's units under this configuration.
 func (c RunConfig) unitLength() int {
+	if c.Testbed == "ieeg-synth" { // the movie is cut into chunks: the unit is a chunk
+		p, err := data.IEEGSplitPlan(c.Data.Length)
+		if err != nil {
+			return 0
+		}
+		return p.ChunkLen
+	}
 	if c.Data.Length > 0 {
 		return c.Data.Length
 	}
@@ -162,6 +183,12 @@ func (c RunConfig) Validate() error {
 		}
 	} else if !slices.Contains(Testbeds(), c.Testbed) {
 		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s (or a CSV file: dw train -data FILE)", c.Testbed, strings.Join(Testbeds(), ", "))
+	}
+	if d := c.Data; (d.Channels != 0 || d.Participant != 0) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
+		return fmt.Errorf("experiment: %s: data.channels (%d) and data.participant (%d) apply to ieeg-synth and fmri-synth only", c.Testbed, d.Channels, d.Participant)
+	}
+	if p := c.Prior; p != nil && (p.Folds < 0 || p.Purge < 0) {
+		return fmt.Errorf("experiment: prior.folds (%d) and prior.purge (%d) must not be negative", p.Folds, p.Purge)
 	}
 	if !slices.Contains(Methods(), c.Train.Method) {
 		return fmt.Errorf("experiment: unknown method %q; valid methods: %s", c.Train.Method, strings.Join(Methods(), ", "))

@@ -113,6 +113,12 @@ func PlannedBatches(cfg RunConfig) int {
 		units = csvTrainUnits(cfg)
 	case n == 0: // ETT: non-overlapping units of the training rows
 		units = data.ETTTrainRows / cfg.unitLength()
+	case cfg.Testbed == "ieeg-synth": // every recording's training chunks
+		if cfg.Data.NumTraj > 0 {
+			n = cfg.Data.NumTraj
+		}
+		p, _ := data.IEEGSplitPlan(cfg.Data.Length)
+		units = n * len(p.Train)
 	default:
 		if cfg.Data.NumTraj > 0 {
 			n = cfg.Data.NumTraj
