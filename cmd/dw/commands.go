@@ -317,8 +317,8 @@ func cmdEval(args []string) error {
 
 // gridFlags selects the jobs of sweep and table.
 type gridFlags struct {
-	preset, testbeds, methods, seeds, ks, name string
-	data                                       dataFlags
+	preset, testbeds, methods, seeds, ks, name, sampler string
+	data                                                dataFlags
 }
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
@@ -329,6 +329,38 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 	pluralFlag(fs, &g.seeds, "seeds", "0,1,2", "comma-separated seeds (grid)")
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
 	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
+	fs.StringVar(&g.sampler, "sampler", "", "DW noise sampler of the dw runs: "+strings.Join(noise.Names(), ", ")+" (default: the profile's); "+
+		"dw sweep also takes choose:S1,S2,... (e.g. choose:generic,prior-ar): seed 0 runs with each, the lowest best validation loss wins, "+
+		"every seed runs with the winner, and the choice is written to <runs>/<profile>/<testbed>/dw-variant-K<K>.json")
+}
+
+// choice returns the candidate samplers of -sampler choose:..., ok false for a plain sampler.
+func (g *gridFlags) choice() ([]string, bool, error) {
+	c, ok, err := experiment.ParseVariantCandidates(g.sampler)
+	if err != nil {
+		return nil, true, usageError{fmt.Errorf("-sampler: %w", err)}
+	}
+	return c, ok, nil
+}
+
+// withSampler sets a plain -sampler on the jobs; "choose:" is refused here (only dw sweep chooses).
+func (g *gridFlags) withSampler(jobs []experiment.Job) ([]experiment.Job, error) {
+	if g.sampler == "" {
+		return jobs, nil
+	}
+	if _, ok, err := g.choice(); err != nil || ok {
+		if err == nil {
+			err = usageError{fmt.Errorf("-sampler %q: only dw sweep chooses the DW variant; here give the chosen sampler (the winner in <runs>/<profile>/<testbed>/dw-variant-K<K>.json)", g.sampler)}
+		}
+		return nil, err
+	}
+	if !slices.Contains(noise.Names(), g.sampler) {
+		return nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", g.sampler, strings.Join(noise.Names(), ", "))}
+	}
+	for i := range jobs {
+		jobs[i].Sampler = g.sampler
+	}
+	return jobs, nil
 }
 
 func (g *gridFlags) jobs() ([]experiment.Job, error) {
@@ -339,7 +371,11 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 		if g.testbeds != "" || g.methods != "" || g.data.given() {
 			return nil, usageError{errors.New("-preset replaces -testbeds/-methods and -data; give one or the other")}
 		}
-		return experiment.Preset(g.preset)
+		jobs, err := experiment.Preset(g.preset)
+		if err != nil {
+			return nil, err
+		}
+		return g.withSampler(jobs)
 	}
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
@@ -364,7 +400,7 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if len(grid.Testbeds) == 0 && grid.Data == nil || len(grid.Methods) == 0 {
 		return nil, usageError{fmt.Errorf("the grid is empty: -testbeds %q -methods %q name no run", g.testbeds, g.methods)}
 	}
-	return grid.Jobs(), nil
+	return g.withSampler(grid.Jobs())
 }
 
 // parseSeeds parses the comma-separated -seeds list: at least one seed, none twice (a seed given
@@ -494,6 +530,16 @@ func cmdSweep(args []string) error {
 		}
 		*results = dir
 	}
+	cands, choose, err := gf.choice()
+	if err != nil {
+		return err
+	}
+	if choose {
+		if sf.dir != "" || *plan {
+			return usageError{fmt.Errorf("-sampler %s runs seed 0 before the other seeds: it cannot be written as one Slurm array or planned; choose first, then sweep or -slurm with -sampler <winner>", gf.sampler)}
+		}
+		return sweepChoosing(rf, gf, cands, *parallel, *archiveEach, *withBaselines, *save, *results)
+	}
 	if sf.dir != "" {
 		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-archive-each": *archiveEach, "-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
 	}
@@ -528,6 +574,56 @@ func cmdSweep(args []string) error {
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
 	if *save && len(rs) > 0 {
 		if err := saveTable(*results, rf.profile, gf.label(), table, time.Since(start), *parallel, rs, sets); err != nil {
+			return err
+		}
+	}
+	return errors.Join(failed, berr)
+}
+
+// sweepChoosing is dw sweep -sampler choose:...: the DW variant chosen by seed-0 validation loss
+// (experiment.SweepChoosingVariant), then the sweep with the winner, its table as dw sweep's.
+func sweepChoosing(rf runFlags, gf gridFlags, cands []string, parallel int, archiveEach, withBaselines, save bool, results string) error {
+	sampler := gf.sampler
+	gf.sampler = ""
+	jobs, err := gf.jobs()
+	if err != nil {
+		return err
+	}
+	opt := rf.options()
+	opt.Reporter = kernelext.NewReporter()
+	opt.Jobs = parallel
+	if archiveEach {
+		opt.AfterRun = experiment.ArchiveAfterRun(opt)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	opt.Context = ctx
+	start := time.Now()
+	outs, choices, err := experiment.SweepChoosingVariant(rf.profile, jobs, cands, opt)
+	if errors.Is(err, experiment.ErrInterrupted) {
+		return interrupted(err)
+	}
+	if err != nil {
+		return err
+	}
+	rs, failed := experiment.Results(outs)
+	noteUnchecked(rs)
+	sets, berr := resultBaselines(withBaselines, rs, rf)
+	table := experiment.Summarize(rs, sets...).Markdown()
+	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s, -sampler %s) in %s\n", table, len(rs), rf.profile, backend.Config(), sampler, time.Since(start).Round(time.Second))
+	for _, c := range choices {
+		fmt.Fprintf(stdout, "DW variant for %s K=%d: %s (seed-%d best validation loss:", c.Testbed, c.K, c.Winner, c.Seed)
+		for _, v := range c.Candidates {
+			if v.Error != "" {
+				fmt.Fprintf(stdout, " %s failed", v.Sampler)
+			} else {
+				fmt.Fprintf(stdout, " %s %.5g", v.Sampler, v.BestVal)
+			}
+		}
+		fmt.Fprintln(stdout, ")")
+	}
+	if save && len(rs) > 0 {
+		if err := saveTable(results, rf.profile, gf.label(), table, time.Since(start), parallel, rs, sets); err != nil {
 			return err
 		}
 	}

@@ -30,3 +30,36 @@ func TestSamplerFlag(t *testing.T) {
 		}
 	}
 }
+
+// dw sweep -sampler choose:... runs seed 0 with each candidate, keeps the winner for every seed
+// and says so; a plain -sampler names the dw runs; choose is refused where it cannot run.
+func TestSweepSamplerChoice(t *testing.T) {
+	runs := t.TempDir()
+	out, err := dw(t, "sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-seeds", "0,1", "-K", "4",
+		"-sampler", "choose:generic,prior-ar", "-runs", runs, "-baselines=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "DW variant for mackey-glass K=4: ") || !strings.Contains(out, "generic ") || !strings.Contains(out, "prior-ar ") {
+		t.Errorf("the choice is not reported:\n%s", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-sampler", "choose:generic", "-runs", runs}, "at least two"},
+		{[]string{"sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-sampler", "choose:generic,prior-ar", "-plan", "-runs", runs}, "cannot be written"},
+		{[]string{"sweep", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-sampler", "nope", "-plan", "-runs", runs}, `-sampler "nope"`},
+		{[]string{"table", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-sampler", "choose:generic,prior-ar", "-runs", runs}, "only dw sweep chooses"},
+	} {
+		_, err := dw(t, tc.args...)
+		var ue usageError
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ue) {
+			t.Errorf("dw %v: %v, want a usage error containing %q", tc.args, err, tc.want)
+		}
+	}
+	plan, err := dw(t, "sweep", "-profile", "quick", "-testbeds", "ieeg-synth", "-methods", "dw", "-seeds", "0", "-sampler", "prior-factor", "-plan", "-runs", runs)
+	if err != nil || !strings.Contains(plan, "quick/ieeg-synth/dw-prior-factor-K8-s0") {
+		t.Errorf("plan with -sampler prior-factor: %v\n%s", err, plan)
+	}
+}

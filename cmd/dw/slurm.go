@@ -232,6 +232,9 @@ func (g *gridFlags) args() []string {
 	if g.ks != "" {
 		out = append(out, "-K", g.ks)
 	}
+	if g.sampler != "" {
+		out = append(out, "-sampler", g.sampler)
+	}
 	return out
 }
 

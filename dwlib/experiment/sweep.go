@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -22,12 +23,17 @@ type Job struct {
 	Seed    uint64   `json:"seed"`
 	K       int      `json:"K,omitempty"`
 	Data    *CSVData `json:"data,omitempty"`
+	// Sampler is the DW noise sampler of a dw job ("": the profile's); other methods ignore it.
+	Sampler string `json:"sampler,omitempty"`
 }
 
 func (j Job) String() string {
 	k := ""
 	if j.K > 0 {
 		k = fmt.Sprintf(" K=%d", j.K)
+	}
+	if j.Sampler != "" && j.Method == "dw" {
+		k += " " + j.Sampler
 	}
 	return fmt.Sprintf("%s %s s%d%s", j.Testbed, j.Method, j.Seed, k)
 }
@@ -169,6 +175,12 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 			err = fmt.Errorf("experiment: testbed %q is not the name of the job's CSV data set, %s", j.Testbed, j.Data.Testbed())
 		default:
 			c, err = ResolveCSV(profile, j.Data, j.Method, j.Seed, j.K)
+		}
+		if err == nil && j.Sampler != "" && c.Train.Method == "dw" {
+			if !slices.Contains(noise.Names(), j.Sampler) {
+				err = fmt.Errorf("experiment: sampler %q; valid samplers: %s", j.Sampler, strings.Join(noise.Names(), ", "))
+			}
+			c.Train.Sampler = j.Sampler
 		}
 		if err != nil {
 			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)
