@@ -31,18 +31,26 @@ func MovieSplit(length, chunk, gap int) (MovieSplitPlan, error) {
 	b1 := int(math.Round(.70 * float64(length)))
 	b2 := int(math.Round(.85 * float64(length)))
 	p := MovieSplitPlan{ChunkLen: chunk, Gap: gap, Bounds: [2]int{b1, b2}, Length: length}
-	segs := [3][2]int{{0, b1 - gap}, {b1, b2 - gap}, {b2, length}}
+	return p, p.cut()
+}
+
+// cut fills the chunk starts of p from its bounds, gap and length; a split
+// without a whole chunk is an error naming it and its steps.
+func (p *MovieSplitPlan) cut() error {
+	b1, b2, gap, chunk := p.Bounds[0], p.Bounds[1], p.Gap, p.ChunkLen
+	segs := [3][2]int{{0, b1 - gap}, {b1, b2 - gap}, {b2, p.Length}}
 	dst := [3]*[]int{&p.Train, &p.Val, &p.Test}
 	for k, s := range segs {
+		*dst[k] = nil
 		for st := s[0]; st+chunk <= s[1]; st += chunk {
 			*dst[k] = append(*dst[k], st)
 		}
 		if len(*dst[k]) == 0 {
-			return p, fmt.Errorf("the %s split has steps [%d, %d), fewer than one chunk of %d steps (gap %d): use a longer movie or shorter chunks",
+			return fmt.Errorf("the %s split has steps [%d, %d), fewer than one chunk of %d steps (gap %d): use a longer movie or shorter chunks",
 				splitNames[k], s[0], max(s[0], s[1]), chunk, gap)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // cutChunks returns the chunks of each recording at the given starts,

@@ -102,7 +102,10 @@ func Load(name string, opt Options) (*Dataset, error) {
 			return e.load(name, opt)
 		}
 	}
-	return nil, fmt.Errorf("data: unknown dataset %q; valid names: %s", name, strings.Join(Names(), ", "))
+	if path, ok := IsManifest(name); ok {
+		return LoadManifest(path, opt)
+	}
+	return nil, fmt.Errorf("data: unknown dataset %q (or manifest:PATH for a JSON manifest of real data); valid names: %s", name, strings.Join(Names(), ", "))
 }
 
 func (o Options) genSeed() uint64 {
