@@ -30,6 +30,8 @@ type DataConfig struct {
 	// CSV is the user's CSV data set that replaces a built-in testbed (nil for the testbeds); Length,
 	// when set, overrides its spec's unit length, as for ETT.
 	CSV *CSVData `json:"csv,omitempty"`
+	// Manifest is the user's real data set read through a JSON manifest (nil otherwise).
+	Manifest *ManifestData `json:"manifest,omitempty"`
 }
 
 // ModelConfig is model.Config without the data-dependent dimensions, with the dtype as a name.
@@ -163,6 +165,9 @@ func (c RunConfig) unitLength() int {
 	if c.Data.CSV != nil {
 		return c.Data.CSV.unitLen()
 	}
+	if c.Data.Manifest != nil {
+		return c.Data.Manifest.UnitLen
+	}
 	_, n := defaultSizes(c.Testbed)
 	return n
 }
@@ -181,10 +186,17 @@ func (c RunConfig) Validate() error {
 		if d := c.Data; d.NumTraj != 0 || d.DriveScale != 0 || d.Generator != "" || d.ScalarNorm || d.GenSeed != 0 {
 			return fmt.Errorf("experiment: %s: num_traj, drive_scale, generator, scalar_norm and gen_seed apply to the synthetic testbeds, not to a CSV data set", c.Testbed)
 		}
+	} else if c.Data.Manifest != nil {
+		if err := c.Data.Manifest.check(c.Testbed); err != nil {
+			return err
+		}
+		if d := c.Data; d.NumTraj != 0 || d.Length != 0 || d.DriveScale != 0 || d.Generator != "" || d.GenSeed != 0 || d.Channels != 0 {
+			return fmt.Errorf("experiment: %s: num_traj, length, drive_scale, generator, gen_seed and channels apply to the synthetic testbeds, not to a manifest (its files fix them)", c.Testbed)
+		}
 	} else if !slices.Contains(Testbeds(), c.Testbed) {
 		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s (or a CSV file: dw train -data FILE)", c.Testbed, strings.Join(Testbeds(), ", "))
 	}
-	if d := c.Data; (d.Channels != 0 || d.Participant != 0) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
+	if d := c.Data; (d.Channels != 0 || d.Participant != 0 && d.Manifest == nil) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
 		return fmt.Errorf("experiment: %s: data.channels (%d) and data.participant (%d) apply to ieeg-synth and fmri-synth only", c.Testbed, d.Channels, d.Participant)
 	}
 	if p := c.Prior; p != nil && (p.Folds < 0 || p.Purge < 0) {

@@ -67,8 +67,18 @@ func (r *PriorRecord) String() string {
 	default:
 		sel = fmt.Sprintf("W=%d lambda=%g", r.Window, r.Lambda)
 	}
-	return fmt.Sprintf("%s bank: %s selected of %d candidates (folds %d, purge %d, ranks %v, orders %v); %d trajectories in %.1f s",
-		r.Sampler, sel, len(r.Candidates), r.Grid.Folds, r.Grid.Purge, r.Grid.Ranks, r.Grid.Orders, r.BankRows, r.Seconds)
+	grid := fmt.Sprintf("folds %d", r.Grid.Folds)
+	if r.Grid.Purge > 0 {
+		grid += fmt.Sprintf(", purge %d", r.Grid.Purge)
+	}
+	if len(r.Grid.Ranks) > 0 {
+		grid += fmt.Sprintf(", ranks %v", r.Grid.Ranks)
+	}
+	if len(r.Grid.Orders) > 0 {
+		grid += fmt.Sprintf(", orders %v", r.Grid.Orders)
+	}
+	return fmt.Sprintf("%s bank: %s selected of %d candidates (%s); %d trajectories in %.1f s",
+		r.Sampler, sel, len(r.Candidates), grid, r.BankRows, r.Seconds)
 }
 
 func candidates(cs []prior.Candidate) []PriorCandidate {

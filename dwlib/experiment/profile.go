@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/train"
@@ -124,8 +125,16 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 	if !slices.Contains(Profiles(), profile) {
 		return RunConfig{}, fmt.Errorf("experiment: unknown profile %q; valid profiles: %s", profile, strings.Join(Profiles(), ", "))
 	}
+	var manifest *ManifestData
+	if path, ok := data.IsManifest(testbed); ok {
+		m, err := NewManifestData(path)
+		if err != nil {
+			return RunConfig{}, err
+		}
+		manifest, testbed = m, m.Testbed()
+	}
 	ctl, ok := paperControls[testbed]
-	if csv != nil {
+	if csv != nil || manifest != nil {
 		ctl, ok = paperControls["mackey-glass"], true
 	}
 	if !ok {
@@ -138,7 +147,7 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 		return RunConfig{}, fmt.Errorf("experiment: K = %d, must be >= 1 (or 0 for the paper's K)", K)
 	}
 	c := paperRun(testbed, method, seed, ctl)
-	c.Data.CSV = csv
+	c.Data.CSV, c.Data.Manifest = csv, manifest
 	switch profile {
 	case Standard:
 		standardize(&c)
@@ -296,6 +305,8 @@ func quicken(c *RunConfig) {
 	c.Fit = train.FitConfig{Epochs: 2, Patience: 20, StartsPerUnit: 4, ValOrigins: 4, EvalBatch: 16, Seed: c.Seed}
 	c.EvalOrigins = 8
 	switch {
+	case c.Data.Manifest != nil:
+		c.Data.MaxUnits = 8
 	case c.Data.CSV != nil:
 		if c.unitLength() > 64 {
 			c.Data.Length = 64

@@ -117,6 +117,8 @@ func PlannedBatches(cfg RunConfig) int {
 	switch {
 	case cfg.Data.CSV != nil:
 		units = csvTrainUnits(cfg)
+	case cfg.Data.Manifest != nil:
+		units = cfg.Data.Manifest.TrainUnits
 	case n == 0: // ETT: non-overlapping units of the training rows
 		units = data.ETTTrainRows / cfg.unitLength()
 	case cfg.Testbed == "ieeg-synth": // every recording's training chunks
