@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/train"
