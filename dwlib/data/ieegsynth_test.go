@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -235,6 +236,18 @@ func TestLoadIEEGSynth(t *testing.T) {
 	for _, bad := range []Options{{Length: 40, NoCache: true}, {Channels: -1, NoCache: true}, {Generator: "authors", NoCache: true}} {
 		if _, err := Load("ieeg-synth", bad); err == nil {
 			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// Channels and Participant select data only where they mean something.
+func TestChannelsOptionScope(t *testing.T) {
+	for _, name := range []string{"mackey-glass", "narma5", "known-snr"} {
+		for _, opt := range []Options{{Channels: 80}, {Participant: 1}} {
+			opt.NoCache = true
+			if _, err := Load(name, opt); err == nil || !strings.Contains(err.Error(), "apply to ieeg-synth") {
+				t.Errorf("%s %+v: %v", name, opt, err)
+			}
 		}
 	}
 }

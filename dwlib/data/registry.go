@@ -99,6 +99,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	for _, e := range registry {
 		if e.name == name {
+			if (opt.Channels != 0 || opt.Participant != 0) && name != "ieeg-synth" && name != "fmri-synth" {
+				return nil, fmt.Errorf("data: %s: Options.Channels (%d) and Participant (%d) apply to ieeg-synth, fmri-synth and manifests only", name, opt.Channels, opt.Participant)
+			}
 			return e.load(name, opt)
 		}
 	}

@@ -88,7 +88,21 @@ func (c RunConfig) Name() string {
 	if method == "dw" && prior.IsName(c.Train.Sampler) {
 		method += "-" + c.Train.Sampler
 	}
-	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, method, c.Train.K, c.Seed)
+	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed+c.dataSuffix(), method, c.Train.K, c.Seed)
+}
+
+// dataSuffix tells apart, in the run directory, the data sets of one testbed that
+// data.channels and data.participant select (ieeg-synth-c80-p1): "" at the defaults, so the
+// default runs keep their directories.
+func (c RunConfig) dataSuffix() string {
+	s := ""
+	if c.Data.Channels != 0 {
+		s += fmt.Sprintf("-c%d", c.Data.Channels)
+	}
+	if c.Data.Participant != 0 {
+		s += fmt.Sprintf("-p%d", c.Data.Participant)
+	}
+	return s
 }
 
 // JSON is the run configuration as indented JSON.

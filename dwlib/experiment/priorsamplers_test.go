@@ -118,3 +118,24 @@ func TestPriorSubjectRunRecordsSelection(t *testing.T) {
 		t.Errorf("result read back: prior %+v", back.Prior)
 	}
 }
+
+// data.channels and data.participant give their own run directories, and only on the stand-ins.
+func TestDataSuffix(t *testing.T) {
+	cfg, err := Resolve(Quick, "ieeg-synth", "dw", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := cfg.Name()
+	cfg.Data.Channels, cfg.Data.Participant = 80, 1
+	if got := cfg.Name(); got == def || !strings.Contains(got, "/ieeg-synth-c80-p1/") {
+		t.Errorf("name %q (default %q)", got, def)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Error(err)
+	}
+	mg, _ := Resolve(Quick, "mackey-glass", "dw", 0, 0)
+	mg.Data.Channels = 80
+	if err := mg.Validate(); err == nil || !strings.Contains(err.Error(), "data.channels") {
+		t.Errorf("mackey-glass with channels: %v", err)
+	}
+}

@@ -316,9 +316,9 @@ func quicken(c *RunConfig) {
 		c.Data.Length = 64
 		c.Data.MaxUnits = 8
 	case c.Testbed == "ieeg-synth": // two recordings of 1024 steps: 16 training chunks of 85 steps
-		c.Data.NumTraj, c.Data.Length, c.Data.Channels = 2, 1024, 8
-	case c.Testbed == "fmri-synth": // 12 subjects (8/2/2) of 96 steps, 8 parcels
-		c.Data.NumTraj, c.Data.Length, c.Data.Channels = 12, 96, 8
+		c.Data.NumTraj, c.Data.Length = 2, 1024
+	case c.Testbed == "fmri-synth": // 12 subjects (8/2/2) of 96 steps
+		c.Data.NumTraj, c.Data.Length = 12, 96
 	default:
 		c.Data.NumTraj, c.Data.Length = 12, 96
 	}
