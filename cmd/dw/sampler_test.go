@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/experiment"
 )
 
 // -sampler sets the DW noise sampler of the dw runs (prior-ar: DW-Prior for any series) and is
@@ -61,5 +63,21 @@ func TestSweepSamplerChoice(t *testing.T) {
 	plan, err := dw(t, "sweep", "-profile", "quick", "-testbeds", "ieeg-synth", "-methods", "dw", "-seeds", "0", "-sampler", "prior-factor", "-plan", "-runs", runs)
 	if err != nil || !strings.Contains(plan, "quick/ieeg-synth/dw-prior-factor-K8-s0") {
 		t.Errorf("plan with -sampler prior-factor: %v\n%s", err, plan)
+	}
+}
+
+// A Slurm task line keeps a dw job's sampler (and only a dw job's).
+func TestTrainArgsSampler(t *testing.T) {
+	for _, tc := range []struct {
+		job  experiment.Job
+		want string
+	}{
+		{experiment.Job{Testbed: "ieeg-synth", Method: "dw", Seed: 1, Sampler: "prior-factor"}, "-profile quick -testbed ieeg-synth -method dw -seed 1 -sampler prior-factor"},
+		{experiment.Job{Testbed: "ieeg-synth", Method: "full", Seed: 1, Sampler: "prior-factor"}, "-profile quick -testbed ieeg-synth -method full -seed 1"},
+		{experiment.Job{Testbed: "fmri-synth", Method: "dw", K: 8}, "-profile quick -testbed fmri-synth -method dw -seed 0 -K 8"},
+	} {
+		if got := strings.Join(trainArgs("quick", tc.job), " "); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.job, got, tc.want)
+		}
 	}
 }

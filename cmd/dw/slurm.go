@@ -190,6 +190,9 @@ func trainArgs(profile string, j experiment.Job) []string {
 	if j.K > 0 {
 		args = append(args, "-K", strconv.Itoa(j.K))
 	}
+	if j.Sampler != "" && j.Method == "dw" {
+		args = append(args, "-sampler", j.Sampler)
+	}
 	return args
 }
 
