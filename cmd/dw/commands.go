@@ -98,8 +98,10 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		"  -testbed, -method, -seed and -K take comma-separated lists too (as in dw sweep); the runs are "+verbFor(name)+" in turn")
 	var rf runFlags
 	var df dataFlags
+	var sy synthFlags
 	rf.register(fs)
 	df.register(fs)
+	sy.register(fs)
 	if withResume {
 		rf.registerResume(fs)
 	}
@@ -133,7 +135,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		// The file is the whole configuration: a flag it replaces would be silently ignored.
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len", "sampler"}, f.Name) {
+			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len", "sampler", "channels", "participant"}, f.Name) {
 				given = append(given, "-"+f.Name)
 			}
 		})
@@ -167,7 +169,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	if grid.Ks, err = parseKs(*ks); err != nil {
 		return nil, rf, nil, err
 	}
-	cfgs, err := experiment.ResolveJobs(rf.profile, grid.Jobs())
+	cfgs, err := experiment.ResolveJobs(rf.profile, sy.apply(grid.Jobs()))
 	if err == nil && *sampler != "" {
 		if !slices.Contains(noise.Names(), *sampler) {
 			return nil, rf, nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", *sampler, strings.Join(noise.Names(), ", "))}
@@ -319,10 +321,30 @@ func cmdEval(args []string) error {
 type gridFlags struct {
 	preset, testbeds, methods, seeds, ks, name, sampler string
 	data                                                dataFlags
+	synth                                               synthFlags
+	allowChoose                                         bool // dw sweep: -sampler choose:... is its to run
+}
+
+// synthFlags are -channels and -participant: which stand-in data set (ieeg-synth, fmri-synth) or
+// manifest participant the runs use.
+type synthFlags struct{ channels, participant int }
+
+func (s *synthFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&s.channels, "channels", 0, "ieeg-synth channels (40 or 80; default 40) or fmri-synth parcels (default 32); runs go to <testbed>-c<N>")
+	fs.IntVar(&s.participant, "participant", 0, "ieeg-synth participant or manifest participant index (default 0); runs go to <testbed>-p<N>")
+}
+
+// apply sets the flags on the jobs.
+func (s synthFlags) apply(jobs []experiment.Job) []experiment.Job {
+	for i := range jobs {
+		jobs[i].Channels, jobs[i].Participant = s.channels, s.participant
+	}
+	return jobs
 }
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
 	g.data.register(fs)
+	g.synth.register(fs)
 	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	pluralFlag(fs, &g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
 	pluralFlag(fs, &g.methods, "methods", "", "comma-separated methods (grid)")
@@ -363,6 +385,15 @@ func (g *gridFlags) withSampler(jobs []experiment.Job) ([]experiment.Job, error)
 	return jobs, nil
 }
 
+// finish applies -sampler (unless it asks for a choice) and -channels/-participant.
+func (g *gridFlags) finish(jobs []experiment.Job) ([]experiment.Job, error) {
+	jobs = g.synth.apply(jobs)
+	if _, choose, _ := g.choice(); choose && g.allowChoose {
+		return jobs, nil
+	}
+	return g.withSampler(jobs)
+}
+
 func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if g.data.given() && g.testbeds != "" {
 		return nil, errTestbedAndData
@@ -375,7 +406,7 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return g.withSampler(jobs)
+		return g.finish(jobs)
 	}
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
@@ -400,7 +431,7 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if len(grid.Testbeds) == 0 && grid.Data == nil || len(grid.Methods) == 0 {
 		return nil, usageError{fmt.Errorf("the grid is empty: -testbeds %q -methods %q name no run", g.testbeds, g.methods)}
 	}
-	return g.withSampler(grid.Jobs())
+	return g.finish(grid.Jobs())
 }
 
 // parseSeeds parses the comma-separated -seeds list: at least one seed, none twice (a seed given
@@ -534,6 +565,7 @@ func cmdSweep(args []string) error {
 	if err != nil {
 		return err
 	}
+	gf.allowChoose = choose
 	if choose {
 		if sf.dir != "" || *plan {
 			return usageError{fmt.Errorf("-sampler %s runs seed 0 before the other seeds: it cannot be written as one Slurm array or planned; choose first, then sweep or -slurm with -sampler <winner>", gf.sampler)}
@@ -584,7 +616,6 @@ func cmdSweep(args []string) error {
 // (experiment.SweepChoosingVariant), then the sweep with the winner, its table as dw sweep's.
 func sweepChoosing(rf runFlags, gf gridFlags, cands []string, parallel int, archiveEach, withBaselines, save bool, results string) error {
 	sampler := gf.sampler
-	gf.sampler = ""
 	jobs, err := gf.jobs()
 	if err != nil {
 		return err

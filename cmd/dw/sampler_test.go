@@ -81,3 +81,22 @@ func TestTrainArgsSampler(t *testing.T) {
 		}
 	}
 }
+
+// -channels and -participant choose the stand-in's data set and name its runs.
+func TestChannelsFlag(t *testing.T) {
+	out, err := dw(t, "config", "-profile", "quick", "-testbed", "ieeg-synth", "-method", "dw", "-channels", "80", "-participant", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"channels": 80`) || !strings.Contains(out, `"participant": 1`) {
+		t.Errorf("config without the data set:\n%s", out)
+	}
+	runs := t.TempDir()
+	plan, err := dw(t, "sweep", "-profile", "quick", "-testbeds", "ieeg-synth", "-methods", "full", "-seeds", "0", "-channels", "80", "-plan", "-runs", runs)
+	if err != nil || !strings.Contains(plan, "quick/ieeg-synth-c80/full-K8-s0") {
+		t.Errorf("plan: %v\n%s", err, plan)
+	}
+	if _, err := dw(t, "config", "-profile", "quick", "-testbed", "mackey-glass", "-method", "dw", "-channels", "80"); err == nil || !strings.Contains(err.Error(), "data.channels") {
+		t.Errorf("mackey-glass -channels 80: %v", err)
+	}
+}

@@ -193,6 +193,12 @@ func trainArgs(profile string, j experiment.Job) []string {
 	if j.Sampler != "" && j.Method == "dw" {
 		args = append(args, "-sampler", j.Sampler)
 	}
+	if j.Channels != 0 {
+		args = append(args, "-channels", strconv.Itoa(j.Channels))
+	}
+	if j.Participant != 0 {
+		args = append(args, "-participant", strconv.Itoa(j.Participant))
+	}
 	return args
 }
 
@@ -237,6 +243,12 @@ func (g *gridFlags) args() []string {
 	}
 	if g.sampler != "" {
 		out = append(out, "-sampler", g.sampler)
+	}
+	if g.synth.channels != 0 {
+		out = append(out, "-channels", strconv.Itoa(g.synth.channels))
+	}
+	if g.synth.participant != 0 {
+		out = append(out, "-participant", strconv.Itoa(g.synth.participant))
 	}
 	return out
 }

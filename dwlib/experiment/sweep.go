@@ -25,6 +25,10 @@ type Job struct {
 	Data    *CSVData `json:"data,omitempty"`
 	// Sampler is the DW noise sampler of a dw job ("": the profile's); other methods ignore it.
 	Sampler string `json:"sampler,omitempty"`
+	// Channels and Participant set data.channels and data.participant (ieeg-synth, fmri-synth;
+	// Participant also for manifests); 0: the defaults.
+	Channels    int `json:"channels,omitempty"`
+	Participant int `json:"participant,omitempty"`
 }
 
 func (j Job) String() string {
@@ -34,6 +38,12 @@ func (j Job) String() string {
 	}
 	if j.Sampler != "" && j.Method == "dw" {
 		k += " " + j.Sampler
+	}
+	if j.Channels != 0 {
+		k += fmt.Sprintf(" c%d", j.Channels)
+	}
+	if j.Participant != 0 {
+		k += fmt.Sprintf(" p%d", j.Participant)
 	}
 	return fmt.Sprintf("%s %s s%d%s", j.Testbed, j.Method, j.Seed, k)
 }
@@ -177,6 +187,10 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 			err = fmt.Errorf("experiment: testbed %q is not the name of the job's CSV data set, %s", j.Testbed, j.Data.Testbed())
 		default:
 			c, err = ResolveCSV(profile, j.Data, j.Method, j.Seed, j.K)
+		}
+		if err == nil && (j.Channels != 0 || j.Participant != 0) {
+			c.Data.Channels, c.Data.Participant = j.Channels, j.Participant
+			err = c.Validate()
 		}
 		if err == nil && j.Sampler != "" && c.Train.Method == "dw" {
 			if !slices.Contains(noise.Names(), j.Sampler) {

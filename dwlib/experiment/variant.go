@@ -82,10 +82,9 @@ func SweepChoosingVariant(profile string, jobs []Job, candidates []string, opt O
 	}
 	// The groups: one per testbed and resolved K of the dw jobs, in job order.
 	type group struct {
-		testbed string
+		testbed string // with the data suffix (channels, participant)
 		K       int
-		data    *CSVData
-		jobK    int
+		job     Job // the first job of the group: its testbed, K and data
 	}
 	var groups []group
 	groupOf := make([]int, len(jobs))
@@ -94,9 +93,10 @@ func SweepChoosingVariant(profile string, jobs []Job, candidates []string, opt O
 		if c.Train.Method != "dw" {
 			continue
 		}
-		g := slices.IndexFunc(groups, func(g group) bool { return g.testbed == c.Testbed && g.K == c.Train.K })
+		tb := c.Testbed + c.dataSuffix()
+		g := slices.IndexFunc(groups, func(g group) bool { return g.testbed == tb && g.K == c.Train.K })
 		if g < 0 {
-			groups = append(groups, group{testbed: c.Testbed, K: c.Train.K, data: jobs[i].Data, jobK: jobs[i].K})
+			groups = append(groups, group{testbed: tb, K: c.Train.K, job: jobs[i]})
 			g = len(groups) - 1
 		}
 		groupOf[i] = g
@@ -108,7 +108,9 @@ func SweepChoosingVariant(profile string, jobs []Job, candidates []string, opt O
 	var seedJobs []Job
 	for _, g := range groups {
 		for _, s := range candidates {
-			seedJobs = append(seedJobs, Job{Testbed: g.testbed, Method: "dw", Seed: VariantSeed, K: g.jobK, Data: g.data, Sampler: s})
+			j := g.job
+			j.Method, j.Seed, j.Sampler = "dw", VariantSeed, s
+			seedJobs = append(seedJobs, j)
 		}
 	}
 	seedCfgs, err := ResolveJobs(profile, seedJobs)
