@@ -76,8 +76,10 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		"  -testbed, -method, -seed and -K take comma-separated lists too (as in dw sweep); the runs are "+verbFor(name)+" in turn")
 	var rf runFlags
 	var df dataFlags
+	var sy synthFlags
 	rf.register(fs)
 	df.register(fs)
+	sy.register(fs)
 	if withResume {
 		rf.registerResume(fs)
 	}
@@ -87,7 +89,8 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	singleFlag(fs, &seeds, "seed", defaultSeeds, seedsHelp)
 	ks := fs.String("K", "", "training horizon (default: the profile's K for the testbed)")
 	sampler := fs.String("sampler", "", "DW noise sampler for the dw runs: "+strings.Join(noise.Names(), ", ")+
-		" (default: the profile's; "+prior.ARName+" is DW-Prior with a cross-fitted ridge AR, its bank built from the run's training split)")
+		" (default: the profile's; DW-Prior, its bank built from the run's training split: "+prior.ARName+" a cross-fitted ridge AR for any series, "+
+		prior.FactorName+" the iEEG factor-AR predictor (meant for ieeg-synth), "+prior.SubjectName+" the fMRI subject-AR predictor (datasets of subjects: fmri-synth))")
 	cfgFile := fs.String("config", "", "read the run configuration from this JSON file (as printed by dw config) instead")
 	engine := fs.String("engine", "", "how rollouts become compiled graphs: steps (one step per graph, for XLA/GPU) or unrolled (one graph per rollout); default $"+train.EngineEnv+", else steps on XLA and unrolled on the Go backend")
 	stopAfter := new(int)
@@ -110,7 +113,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 		// The file is the whole configuration: a flag it replaces would be silently ignored.
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len", "sampler"}, f.Name) {
+			if slices.Contains([]string{"testbed", "testbeds", "method", "methods", "seed", "seeds", "K", "profile", "data", "data-spec", "time", "state", "drive", "split", "unit-len", "sampler", "channels", "participant"}, f.Name) {
 				given = append(given, "-"+f.Name)
 			}
 		})
@@ -144,7 +147,7 @@ func selectRuns(name string, args []string, withResume bool) ([]experiment.RunCo
 	if grid.Ks, err = parseKs(*ks); err != nil {
 		return nil, rf, nil, err
 	}
-	cfgs, err := resolveJobs(rf.profile, grid.Jobs())
+	cfgs, err := resolveJobs(rf.profile, sy.apply(grid.Jobs()))
 	if err == nil && *sampler != "" {
 		if !slices.Contains(noise.Names(), *sampler) {
 			return nil, rf, nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", *sampler, strings.Join(noise.Names(), ", "))}
@@ -295,18 +298,79 @@ func cmdEval(args []string) error {
 
 // gridFlags selects the jobs of sweep and table.
 type gridFlags struct {
-	preset, testbeds, methods, seeds, ks, name string
-	data                                       dataFlags
+	preset, testbeds, methods, seeds, ks, name, sampler string
+	data                                                dataFlags
+	synth                                               synthFlags
+	allowChoose                                         bool // dw sweep: -sampler choose:... is its to run
+}
+
+// synthFlags are -channels and -participant: which stand-in data set (ieeg-synth, fmri-synth) or
+// manifest participant the runs use.
+type synthFlags struct{ channels, participant int }
+
+func (s *synthFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&s.channels, "channels", 0, "ieeg-synth channels (40 or 80; default 40) or fmri-synth parcels (default 32); runs go to <testbed>-c<N>")
+	fs.IntVar(&s.participant, "participant", 0, "ieeg-synth participant or manifest participant index (default 0); runs go to <testbed>-p<N>")
+}
+
+// apply sets the flags on the jobs.
+func (s synthFlags) apply(jobs []experiment.Job) []experiment.Job {
+	for i := range jobs {
+		jobs[i].Channels, jobs[i].Participant = s.channels, s.participant
+	}
+	return jobs
 }
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
 	g.data.register(fs)
+	g.synth.register(fs)
 	fs.StringVar(&g.preset, "preset", "", "named job list: "+strings.Join(experiment.PresetNames(), ", "))
 	pluralFlag(fs, &g.testbeds, "testbeds", "", "comma-separated testbeds (grid)")
 	pluralFlag(fs, &g.methods, "methods", "", "comma-separated methods (grid)")
 	pluralFlag(fs, &g.seeds, "seeds", defaultSeeds, seedsHelp)
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
 	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
+	fs.StringVar(&g.sampler, "sampler", "", "DW noise sampler of the dw runs: "+strings.Join(noise.Names(), ", ")+" (default: the profile's); "+
+		"dw sweep also takes choose:S1,S2,... (e.g. choose:generic,prior-ar): seed 0 runs with each, the lowest best validation loss wins, "+
+		"every seed runs with the winner, and the choice is written to <runs>/<profile>/<testbed>/dw-variant-K<K>.json")
+}
+
+// choice returns the candidate samplers of -sampler choose:..., ok false for a plain sampler.
+func (g *gridFlags) choice() ([]string, bool, error) {
+	c, ok, err := experiment.ParseVariantCandidates(g.sampler)
+	if err != nil {
+		return nil, true, usageError{fmt.Errorf("-sampler: %w", err)}
+	}
+	return c, ok, nil
+}
+
+// withSampler sets a plain -sampler on the jobs; "choose:" is refused here (only dw sweep chooses).
+func (g *gridFlags) withSampler(jobs []experiment.Job) ([]experiment.Job, error) {
+	if g.sampler == "" {
+		return jobs, nil
+	}
+	if _, ok, err := g.choice(); err != nil || ok {
+		if err == nil {
+			err = usageError{fmt.Errorf("-sampler %q: only dw sweep chooses the DW variant; here give the chosen sampler (the winner in <runs>/<profile>/<testbed>/dw-variant-K<K>.json)", g.sampler)}
+		}
+		return nil, err
+	}
+	if !slices.Contains(noise.Names(), g.sampler) {
+		return nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", g.sampler, strings.Join(noise.Names(), ", "))}
+	}
+	for i := range jobs {
+		jobs[i].Sampler = g.sampler
+	}
+	return jobs, nil
+}
+
+// finish applies -sampler (unless it asks for a choice) and -channels/-participant.
+func (g *gridFlags) finish(jobs []experiment.Job) ([]experiment.Job, error) {
+	jobs = g.synth.apply(jobs)
+	if _, choose, _ := g.choice(); choose && g.allowChoose {
+		return jobs, nil
+	}
+	return g.withSampler(jobs)
 }
 
 func (g *gridFlags) jobs() ([]experiment.Job, error) {
@@ -321,7 +385,7 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 		if err != nil {
 			return nil, usageError{err}
 		}
-		return jobs, nil
+		return g.finish(jobs)
 	}
 	if g.testbeds == "" && !g.data.given() || g.methods == "" {
 		return nil, usageError{errors.New("give -preset, or -testbeds and -methods, or -data FILE and -methods")}
@@ -346,7 +410,7 @@ func (g *gridFlags) jobs() ([]experiment.Job, error) {
 	if len(grid.Testbeds) == 0 && grid.Data == nil || len(grid.Methods) == 0 {
 		return nil, usageError{fmt.Errorf("the grid is empty: -testbeds %q -methods %q name no run", g.testbeds, g.methods)}
 	}
-	return grid.Jobs(), nil
+	return g.finish(grid.Jobs())
 }
 
 // parseSeeds parses the comma-separated -seeds list: at least one seed, none twice (a seed given
@@ -476,6 +540,17 @@ func cmdSweep(args []string) error {
 		}
 		*results = dir
 	}
+	cands, choose, err := gf.choice()
+	if err != nil {
+		return err
+	}
+	gf.allowChoose = choose
+	if choose {
+		if sf.dir != "" || *plan {
+			return usageError{fmt.Errorf("-sampler %s runs seed 0 before the other seeds: it cannot be written as one Slurm array or planned; choose first, then sweep or -slurm with -sampler <winner>", gf.sampler)}
+		}
+		return sweepChoosing(rf, gf, cands, *parallel, *archiveEach, *withBaselines, *save, *results)
+	}
 	if sf.dir != "" {
 		return sweepSlurm(&sf, rf, gf, *withBaselines, map[string]bool{"-archive-each": *archiveEach, "-force": rf.force, "-jobs": *parallel != 1, "-plan": *plan, "-save": *save})
 	}
@@ -511,6 +586,55 @@ func cmdSweep(args []string) error {
 	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s) in %s\n", table, len(rs), rf.profile, backend.Config(), time.Since(start).Round(time.Second))
 	if *save && len(rs) > 0 {
 		if err := saveTable(*results, rf.profile, gf.label(), table, time.Since(start), *parallel, rs, sets); err != nil {
+			return err
+		}
+	}
+	return errors.Join(failed, berr)
+}
+
+// sweepChoosing is dw sweep -sampler choose:...: the DW variant chosen by seed-0 validation loss
+// (experiment.SweepChoosingVariant), then the sweep with the winner, its table as dw sweep's.
+func sweepChoosing(rf runFlags, gf gridFlags, cands []string, parallel int, archiveEach, withBaselines, save bool, results string) error {
+	sampler := gf.sampler
+	jobs, err := gf.jobs()
+	if err != nil {
+		return err
+	}
+	opt := rf.options()
+	opt.Reporter = kernelext.NewReporter()
+	opt.Jobs = parallel
+	if archiveEach {
+		opt.AfterRun = experiment.ArchiveAfterRun(opt)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	opt.Context = ctx
+	start := time.Now()
+	outs, choices, err := experiment.SweepChoosingVariant(rf.profile, jobs, cands, opt)
+	if errors.Is(err, experiment.ErrInterrupted) {
+		return interrupted(err)
+	}
+	if err != nil {
+		return err
+	}
+	rs, failed := experiment.Results(outs)
+	noteUnchecked(rs)
+	sets, berr := resultBaselines(withBaselines, rs, rf)
+	table := experiment.Summarize(rs, sets...).Markdown()
+	fmt.Fprintf(stdout, "%s\n%d runs (%s profile, backend %s, -sampler %s) in %s\n", table, len(rs), rf.profile, backend.Config(), sampler, time.Since(start).Round(time.Second))
+	for _, c := range choices {
+		fmt.Fprintf(stdout, "DW variant for %s K=%d: %s (seed-%d best validation loss:", c.Testbed, c.K, c.Winner, c.Seed)
+		for _, v := range c.Candidates {
+			if v.Error != "" {
+				fmt.Fprintf(stdout, " %s failed", v.Sampler)
+			} else {
+				fmt.Fprintf(stdout, " %s %.5g", v.Sampler, v.BestVal)
+			}
+		}
+		fmt.Fprintln(stdout, ")")
+	}
+	if save && len(rs) > 0 {
+		if err := saveTable(results, rf.profile, gf.label(), table, time.Since(start), parallel, rs, sets); err != nil {
 			return err
 		}
 	}

@@ -190,6 +190,15 @@ func trainArgs(profile string, j experiment.Job) []string {
 	if j.K > 0 {
 		args = append(args, "-K", strconv.Itoa(j.K))
 	}
+	if j.Sampler != "" && j.Method == "dw" {
+		args = append(args, "-sampler", j.Sampler)
+	}
+	if j.Channels != 0 {
+		args = append(args, "-channels", strconv.Itoa(j.Channels))
+	}
+	if j.Participant != 0 {
+		args = append(args, "-participant", strconv.Itoa(j.Participant))
+	}
 	return args
 }
 
@@ -231,6 +240,15 @@ func (g *gridFlags) args() []string {
 	out := []string{"-testbeds", g.testbeds, "-methods", g.methods, "-seeds", g.seeds}
 	if g.ks != "" {
 		out = append(out, "-K", g.ks)
+	}
+	if g.sampler != "" {
+		out = append(out, "-sampler", g.sampler)
+	}
+	if g.synth.channels != 0 {
+		out = append(out, "-channels", strconv.Itoa(g.synth.channels))
+	}
+	if g.synth.participant != 0 {
+		out = append(out, "-participant", strconv.Itoa(g.synth.participant))
 	}
 	return out
 }

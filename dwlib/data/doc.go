@@ -20,6 +20,14 @@
 //   - "ettm1", "ettm2": the ETT 15-minute transformer records with calendar
 //     drive, read from the shared data directory (never copied into the
 //     project, never cached).
+//   - "ieeg-synth", "fmri-synth": seeded stand-ins for the paper's iEEG and
+//     movie-fMRI data with known reproducible structure (latent long-memory
+//     factors and a stimulus response; a shared stimulus-locked response and
+//     subject AR deviations), so that DW-Prior banks can be judged against the
+//     true noise ([TrueResidualCov]); see [IEEGSynthConfig], [FMRISynthConfig].
+//
+// The real iEEG and fMRI arrays, for users who have them, come in through a
+// JSON [Manifest] (Load("manifest:/path/m.json", opt)).
 //
 // Any other time series comes in through the general CSV path, of which the
 // ETT testbeds are one configuration ([ETTSpec]): [LoadCSV] reads a file

@@ -50,6 +50,13 @@ type Options struct {
 	// reading them, so both settings share (and cannot corrupt) one file.
 	ScalarNorm bool
 
+	// Channels is the channel (ieeg-synth) or parcel (fmri-synth) count
+	// (0: the testbed default, 40 for ieeg-synth, 32 for fmri-synth); the
+	// paper's iEEG participants have 40 or 80 channels. Participant picks
+	// the ieeg-synth participant (mixing and response; 0 is the first).
+	// One participant per dataset keeps StateDim fixed.
+	Channels, Participant int
+
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).
 	ETTDir string
 
@@ -71,6 +78,8 @@ var registry = []entry{
 	{"narma5", loadNARMA},
 	{"ettm1", loadETT},
 	{"ettm2", loadETT},
+	{"ieeg-synth", loadIEEGSynth},
+	{"fmri-synth", loadFMRISynth},
 }
 
 // Names lists the dataset names accepted by [Load].
@@ -90,10 +99,16 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	for _, e := range registry {
 		if e.name == name {
+			if (opt.Channels != 0 || opt.Participant != 0) && name != "ieeg-synth" && name != "fmri-synth" {
+				return nil, fmt.Errorf("data: %s: Options.Channels (%d) and Participant (%d) apply to ieeg-synth, fmri-synth and manifests only", name, opt.Channels, opt.Participant)
+			}
 			return e.load(name, opt)
 		}
 	}
-	return nil, fmt.Errorf("data: unknown dataset %q; valid names: %s", name, strings.Join(Names(), ", "))
+	if path, ok := IsManifest(name); ok {
+		return LoadManifest(path, opt)
+	}
+	return nil, fmt.Errorf("data: unknown dataset %q (or manifest:PATH for a JSON manifest of real data); valid names: %s", name, strings.Join(Names(), ", "))
 }
 
 func (o Options) genSeed() uint64 {
@@ -200,6 +215,55 @@ func loadMG(name string, opt Options) (*Dataset, error) {
 	// The MG drive is unit-variance by construction and keeps its scale, so
 	// lambda_D keeps its meaning across the sweep.
 	return synthetic(name, opt, c.cacheKey(), false, func() ([]Series, error) { return GenerateMackeyGlass(c) })
+}
+
+func loadIEEGSynth(name string, opt Options) (*Dataset, error) {
+	c, err := ieegConfig(name, opt)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := opt.cacheDir()
+	if err != nil {
+		return nil, err
+	}
+	raw, _, err := loadOrGenerate(dir, name, c.cacheKey(), func() ([]Series, error) {
+		recs, err := GenerateIEEGRecordings(c)
+		out := make([]Series, len(recs))
+		for i, r := range recs {
+			out[i] = r.Series
+		}
+		return out, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	chunk, gap := c.chunkGap()
+	plan, err := MovieSplit(c.Length, chunk, gap)
+	if err != nil {
+		return nil, fmt.Errorf("data: %s: %w", name, err)
+	}
+	// The movie-time split is fixed (the paper's), so Options.Seed does not change it.
+	return movieDataset(name, raw, plan, opt.fit(false))
+}
+
+// ieegConfig is the generator configuration that opt selects for ieeg-synth.
+func ieegConfig(name string, opt Options) (IEEGSynthConfig, error) {
+	c := DefaultIEEGSynthConfig()
+	if err := opt.onlyProjectGenerator(name); err != nil {
+		return c, err
+	}
+	c.Seed = opt.genSeed()
+	if err := opt.sizes(&c.Recordings, &c.Length); err != nil {
+		return c, err
+	}
+	if opt.Channels < 0 || opt.Participant < 0 {
+		return c, fmt.Errorf("data: %s: Channels (%d) and Participant (%d) must not be negative", name, opt.Channels, opt.Participant)
+	}
+	if opt.Channels > 0 {
+		c.Channels = opt.Channels
+	}
+	c.Participant = opt.Participant
+	return c, c.validate()
 }
 
 func loadNARMA(name string, opt Options) (*Dataset, error) {

@@ -16,6 +16,14 @@ const (
 	purposeNARMAInput
 	purposeSplit
 	purposeMGAuthorsHistory // appended last: earlier purposes keep their values
+	purposeIEEGStimulus
+	purposeIEEGMixing
+	purposeIEEGResponse
+	purposeIEEGLatent
+	purposeIEEGNoise
+	purposeFMRIStimulus
+	purposeFMRIResponse
+	purposeFMRISubject
 )
 
 // splitmix64 is the standard 64-bit finaliser; it decorrelates nearby keys.

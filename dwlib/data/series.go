@@ -71,6 +71,14 @@ type Dataset struct {
 	// SHA-256 (ETT: the CSV); nil for the generated testbeds, which their
 	// options determine. A run's identity includes them.
 	Files []FileDigest
+
+	// Subjects is true when every series of every split is one whole subject
+	// (fmri-synth, a manifest with subjects): all series of a split are
+	// aligned in time (equal length, the same stimulus at the same step) and
+	// the splits are disjoint sets of subjects. The subject-AR prior
+	// (dw -sampler prior-subject) needs it; elsewhere series are chunks or
+	// trajectories with no subject identity.
+	Subjects bool
 }
 
 // NewDataset validates raw splits, fits the normaliser on train only and

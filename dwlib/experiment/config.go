@@ -23,9 +23,15 @@ type DataConfig struct {
 	ScalarNorm bool    `json:"scalar_norm,omitempty"` // one scalar mean and sd over all training entries (the authors')
 	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
 	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
+	// Channels and Participant choose the ieeg-synth participant (40 or 80 channels; 0: 40) and
+	// the fmri-synth parcel count (0: 32); see data.Options.
+	Channels    int `json:"channels,omitempty"`
+	Participant int `json:"participant,omitempty"`
 	// CSV is the user's CSV data set that replaces a built-in testbed (nil for the testbeds); Length,
 	// when set, overrides its spec's unit length, as for ETT.
 	CSV *CSVData `json:"csv,omitempty"`
+	// Manifest is the user's real data set read through a JSON manifest (nil otherwise).
+	Manifest *ManifestData `json:"manifest,omitempty"`
 }
 
 // ModelConfig is model.Config without the data-dependent dimensions, with the dtype as a name.
@@ -62,6 +68,9 @@ type RunConfig struct {
 	// unit are never used (the authors: 0). The validation loss uses the training geometry.
 	EvalWindow int `json:"eval_window"`
 	EvalBurnIn int `json:"eval_burn_in"`
+	// Prior overrides the cross-fitting grid of a DW-Prior bank (prior-factor, prior-subject);
+	// nil: the defaults PriorGrid documents.
+	Prior *PriorGrid `json:"prior,omitempty"`
 }
 
 // Methods lists the training methods (train.Methods).
@@ -76,10 +85,24 @@ func Testbeds() []string { return data.Names() }
 // share a directory with the profile's DW-Generic run.
 func (c RunConfig) Name() string {
 	method := c.Train.Method
-	if method == "dw" && (c.Train.Sampler == prior.Name || c.Train.Sampler == prior.ARName) {
+	if method == "dw" && prior.IsName(c.Train.Sampler) {
 		method += "-" + c.Train.Sampler
 	}
-	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed, method, c.Train.K, c.Seed)
+	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed+c.dataSuffix(), method, c.Train.K, c.Seed)
+}
+
+// dataSuffix tells apart, in the run directory, the data sets of one testbed that
+// data.channels and data.participant select (ieeg-synth-c80-p1): "" at the defaults, so the
+// default runs keep their directories.
+func (c RunConfig) dataSuffix() string {
+	s := ""
+	if c.Data.Channels != 0 {
+		s += fmt.Sprintf("-c%d", c.Data.Channels)
+	}
+	if c.Data.Participant != 0 {
+		s += fmt.Sprintf("-p%d", c.Data.Participant)
+	}
+	return s
 }
 
 // JSON is the run configuration as indented JSON.
@@ -91,7 +114,8 @@ func (c RunConfig) JSON() []byte {
 // dataOptions converts to data.Options for the run's seed.
 func (c RunConfig) dataOptions() data.Options {
 	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale,
-		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm}
+		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm,
+		Channels: c.Data.Channels, Participant: c.Data.Participant}
 }
 
 // modelConfig completes the model configuration with the dataset's dimensions.
@@ -128,6 +152,12 @@ func defaultSizes(testbed string) (numTraj, length int) {
 	case testbed == "narma5":
 		c := data.DefaultNARMAConfig()
 		return c.NumTraj, c.Length
+	case testbed == "ieeg-synth":
+		c := data.DefaultIEEGSynthConfig()
+		return c.Recordings, c.Length
+	case testbed == "fmri-synth":
+		c := data.DefaultFMRISynthConfig()
+		return c.Subjects, c.Length
 	default:
 		c := data.DefaultMGConfig()
 		return c.NumTraj, c.Length
@@ -136,11 +166,21 @@ func defaultSizes(testbed string) (numTraj, length int) {
 
 // unitLength is the length of the testbed's units under this configuration.
 func (c RunConfig) unitLength() int {
+	if c.Testbed == "ieeg-synth" { // the movie is cut into chunks: the unit is a chunk
+		p, err := data.IEEGSplitPlan(c.Data.Length)
+		if err != nil {
+			return 0
+		}
+		return p.ChunkLen
+	}
 	if c.Data.Length > 0 {
 		return c.Data.Length
 	}
 	if c.Data.CSV != nil {
 		return c.Data.CSV.unitLen()
+	}
+	if c.Data.Manifest != nil {
+		return c.Data.Manifest.UnitLen
 	}
 	_, n := defaultSizes(c.Testbed)
 	return n
@@ -160,8 +200,21 @@ func (c RunConfig) Validate() error {
 		if d := c.Data; d.NumTraj != 0 || d.DriveScale != 0 || d.Generator != "" || d.ScalarNorm || d.GenSeed != 0 {
 			return fmt.Errorf("experiment: %s: num_traj, drive_scale, generator, scalar_norm and gen_seed apply to the synthetic testbeds, not to a CSV data set", c.Testbed)
 		}
+	} else if c.Data.Manifest != nil {
+		if err := c.Data.Manifest.check(c.Testbed); err != nil {
+			return err
+		}
+		if d := c.Data; d.NumTraj != 0 || d.Length != 0 || d.DriveScale != 0 || d.Generator != "" || d.GenSeed != 0 || d.Channels != 0 {
+			return fmt.Errorf("experiment: %s: num_traj, length, drive_scale, generator, gen_seed and channels apply to the synthetic testbeds, not to a manifest (its files fix them)", c.Testbed)
+		}
 	} else if !slices.Contains(Testbeds(), c.Testbed) {
 		return fmt.Errorf("experiment: unknown testbed %q; valid testbeds: %s (or a CSV file: dw train -data FILE)", c.Testbed, strings.Join(Testbeds(), ", "))
+	}
+	if d := c.Data; (d.Channels != 0 || d.Participant != 0 && d.Manifest == nil) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
+		return fmt.Errorf("experiment: %s: data.channels (%d) and data.participant (%d) apply to ieeg-synth and fmri-synth only", c.Testbed, d.Channels, d.Participant)
+	}
+	if p := c.Prior; p != nil && (p.Folds < 0 || p.Purge < 0) {
+		return fmt.Errorf("experiment: prior.folds (%d) and prior.purge (%d) must not be negative", p.Folds, p.Purge)
 	}
 	if !slices.Contains(Methods(), c.Train.Method) {
 		return fmt.Errorf("experiment: unknown method %q; valid methods: %s", c.Train.Method, strings.Join(Methods(), ", "))

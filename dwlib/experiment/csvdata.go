@@ -133,6 +133,11 @@ func (c RunConfig) identity() RunConfig {
 		csv.Path = ""
 		c.Data.CSV = &csv
 	}
+	if c.Data.Manifest != nil {
+		m := *c.Data.Manifest
+		m.Path = ""
+		c.Data.Manifest = &m
+	}
 	return c
 }
 
@@ -141,6 +146,9 @@ func (c RunConfig) identity() RunConfig {
 func loadDataset(cfg RunConfig, opt Options) (*data.Dataset, error) {
 	if cfg.Data.CSV != nil {
 		return cfg.Data.CSV.dataset(cfg.Testbed, cfg.Data.Length, opt.DataFile)
+	}
+	if cfg.Data.Manifest != nil {
+		return cfg.Data.Manifest.dataset(cfg, opt.DataFile)
 	}
 	do := cfg.dataOptions()
 	do.CacheDir, do.ETTDir = opt.DataCache, opt.ETTDir

@@ -167,8 +167,8 @@ func TestHorizonSweep(t *testing.T) {
 		t.Errorf("to train with full K=6 s1's score gone: %v, %v", toTrain, err)
 	}
 	fresh, err := HorizonSweepToTrain(Options{RunsDir: t.TempDir()}, Quick, "mackey-glass", []string{"full", "dw"}, []int{4, 6}, seeds, H, 0)
-	wantJobs := []Job{{"mackey-glass", "full", 0, 4, nil}, {"mackey-glass", "dw", 0, 4, nil}, {"mackey-glass", "full", 0, 6, nil}, {"mackey-glass", "dw", 0, 6, nil},
-		{"mackey-glass", "full", 1, 4, nil}, {"mackey-glass", "dw", 1, 4, nil}, {"mackey-glass", "full", 1, 6, nil}, {"mackey-glass", "dw", 1, 6, nil}}
+	wantJobs := []Job{{"mackey-glass", "full", 0, 4, nil, "", 0, 0}, {"mackey-glass", "dw", 0, 4, nil, "", 0, 0}, {"mackey-glass", "full", 0, 6, nil, "", 0, 0}, {"mackey-glass", "dw", 0, 6, nil, "", 0, 0},
+		{"mackey-glass", "full", 1, 4, nil, "", 0, 0}, {"mackey-glass", "dw", 1, 4, nil, "", 0, 0}, {"mackey-glass", "full", 1, 6, nil, "", 0, 0}, {"mackey-glass", "dw", 1, 6, nil, "", 0, 0}}
 	if err != nil || fmt.Sprint(fresh) != fmt.Sprint(wantJobs) {
 		t.Errorf("to train from nothing: %v, %v; want seed by seed, K by K, methods side by side: %v", fresh, err, wantJobs)
 	}

@@ -23,7 +23,7 @@ func TestPriorARSamplerFromTrainingSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, err := withNoiseSampler(cfg, ds)
+	same, _, err := withNoiseSampler(cfg, ds)
 	if err != nil || same.Train.NoiseSampler != nil {
 		t.Fatalf("generic run: sampler %v, %v; want none attached", same.Train.NoiseSampler, err)
 	}
@@ -31,7 +31,7 @@ func TestPriorARSamplerFromTrainingSplit(t *testing.T) {
 	if !strings.Contains(cfg.Name(), "/dw-prior-ar-K") {
 		t.Errorf("run name %q does not name the sampler", cfg.Name())
 	}
-	got, err := withNoiseSampler(cfg, ds)
+	got, _, err := withNoiseSampler(cfg, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPriorARSamplerFromTrainingSplit(t *testing.T) {
 			}
 		}
 	}
-	again, err := withNoiseSampler(cfg, ds)
+	again, _, err := withNoiseSampler(cfg, ds)
 	if err != nil {
 		t.Fatalf("the bank read the poisoned validation or test split: %v", err)
 	}

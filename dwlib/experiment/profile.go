@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
@@ -75,7 +76,7 @@ func Profiles() []string {
 
 // PaperK is the paper's training horizon for a testbed (training-settings table).
 func PaperK(testbed string) int {
-	if strings.HasPrefix(testbed, "ett") {
+	if strings.HasPrefix(testbed, "ett") || testbed == "ieeg-synth" { // iEEG: K = 64 (issue 36)
 		return 64
 	}
 	return 32
@@ -96,6 +97,9 @@ var paperControls = map[string]controls{
 	"ettm1":        {clip: 0.3, jreg: 1.0, segment: 32, static: 0.3},
 	"ettm2":        {clip: 0.3, jreg: 1.0, segment: 32, static: 0.6},
 	"known-snr":    {clip: 0.1, jreg: 0.1, segment: 4, static: 0.6},
+	// The stand-ins (not in the paper's control table): the Mackey–Glass values.
+	"ieeg-synth": {clip: 1.0, jreg: 1.0, segment: 8, static: 0.6},
+	"fmri-synth": {clip: 1.0, jreg: 1.0, segment: 8, static: 0.6},
 }
 
 // Resolve builds the run configuration for a profile, testbed, method and seed. K = 0 selects the
@@ -121,8 +125,16 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 	if !slices.Contains(Profiles(), profile) {
 		return RunConfig{}, fmt.Errorf("experiment: unknown profile %q; valid profiles: %s", profile, strings.Join(Profiles(), ", "))
 	}
+	var manifest *ManifestData
+	if path, ok := data.IsManifest(testbed); ok {
+		m, err := NewManifestData(path)
+		if err != nil {
+			return RunConfig{}, err
+		}
+		manifest, testbed = m, m.Testbed()
+	}
 	ctl, ok := paperControls[testbed]
-	if csv != nil {
+	if csv != nil || manifest != nil {
 		ctl, ok = paperControls["mackey-glass"], true
 	}
 	if !ok {
@@ -135,7 +147,7 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 		return RunConfig{}, fmt.Errorf("experiment: K = %d, must be >= 1 (or 0 for the paper's K)", K)
 	}
 	c := paperRun(testbed, method, seed, ctl)
-	c.Data.CSV = csv
+	c.Data.CSV, c.Data.Manifest = csv, manifest
 	switch profile {
 	case Standard:
 		standardize(&c)
@@ -293,6 +305,8 @@ func quicken(c *RunConfig) {
 	c.Fit = train.FitConfig{Epochs: 2, Patience: 20, StartsPerUnit: 4, ValOrigins: 4, EvalBatch: 16, Seed: c.Seed}
 	c.EvalOrigins = 8
 	switch {
+	case c.Data.Manifest != nil:
+		c.Data.MaxUnits = 8
 	case c.Data.CSV != nil:
 		if c.unitLength() > 64 {
 			c.Data.Length = 64
@@ -301,6 +315,10 @@ func quicken(c *RunConfig) {
 	case strings.HasPrefix(c.Testbed, "ett"):
 		c.Data.Length = 64
 		c.Data.MaxUnits = 8
+	case c.Testbed == "ieeg-synth": // two recordings of 1024 steps: 16 training chunks of 85 steps
+		c.Data.NumTraj, c.Data.Length = 2, 1024
+	case c.Testbed == "fmri-synth": // 12 subjects (8/2/2) of 96 steps
+		c.Data.NumTraj, c.Data.Length = 12, 96
 	default:
 		c.Data.NumTraj, c.Data.Length = 12, 96
 	}

@@ -52,6 +52,9 @@ type Result struct {
 	RouteT []wiener.Sym2 `json:"route_T,omitempty"`
 	RouteR []wiener.Sym2 `json:"route_R,omitempty"`
 	RouteP []wiener.Sym2 `json:"route_P,omitempty"`
+	// Prior is how a DW-Prior run's bank was built: its grid, the selected (rho, p), p or (W,
+	// lambda), every candidate's held-out MSE (-1: failed) and the bank's size; nil otherwise.
+	Prior *PriorRecord `json:"prior,omitempty"`
 	// Checksum is the SHA-256 of everything else in the file (resultsum.go), written by
 	// WriteResult and checked by ReadResult, so that a score edited by hand or a damaged archive
 	// is refused by name. "" in a result written before checksums existed: read without the

@@ -200,10 +200,11 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		return nil, err
 	}
 	id := identityOf(cfg, ds)
-	tcfg, err := withNoiseSampler(cfg, ds)
+	tcfg, priorRec, err := withNoiseSampler(cfg, ds)
 	if err != nil {
 		return nil, err
 	}
+	logPrior(opt.Log, cfg, priorRec)
 	s, err := train.NewSession(bk, f, tcfg.Train, cfg.Fit, ds.Train, ds.Val, id)
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
@@ -293,7 +294,7 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		Version: resultVersion, Config: cfg, DataFiles: ds.Files, Model: f.String(), Parameters: f.NumParameters(),
 		Backend: backend.Config(), Epochs: s.History(), BestEpoch: be, BestVal: bv, StopReason: s.StopReason(),
 		Test: score, SecondsPerEpoch: medianTrainSeconds(s.History()), WallSeconds: time.Since(start).Seconds(),
-		ResumedAt: resumedAt,
+		ResumedAt: resumedAt, Prior: priorRec,
 	}
 	if ctrl := s.Trainer().Controller(); ctrl != nil {
 		r.GainHistory = ctrl.History()
@@ -388,7 +389,7 @@ func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 		return nil, nil, err
 	}
 	id := identityOf(cfg, ds)
-	tcfg, err := withNoiseSampler(cfg, ds)
+	tcfg, _, err := withNoiseSampler(cfg, ds)
 	if err != nil {
 		return nil, nil, err
 	}

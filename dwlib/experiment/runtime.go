@@ -143,7 +143,7 @@ func TrainingClock(opt Options) EpochClock {
 		}
 		fit := cfg.Fit
 		fit.Patience = epochs + 1 // never stop early while timing
-		tcfg, err := withNoiseSampler(cfg, ds)
+		tcfg, _, err := withNoiseSampler(cfg, ds)
 		if err != nil {
 			return EpochTimes{}, err
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -22,12 +23,27 @@ type Job struct {
 	Seed    uint64   `json:"seed"`
 	K       int      `json:"K,omitempty"`
 	Data    *CSVData `json:"data,omitempty"`
+	// Sampler is the DW noise sampler of a dw job ("": the profile's); other methods ignore it.
+	Sampler string `json:"sampler,omitempty"`
+	// Channels and Participant set data.channels and data.participant (ieeg-synth, fmri-synth;
+	// Participant also for manifests); 0: the defaults.
+	Channels    int `json:"channels,omitempty"`
+	Participant int `json:"participant,omitempty"`
 }
 
 func (j Job) String() string {
 	k := ""
 	if j.K > 0 {
 		k = fmt.Sprintf(" K=%d", j.K)
+	}
+	if j.Sampler != "" && j.Method == "dw" {
+		k += " " + j.Sampler
+	}
+	if j.Channels != 0 {
+		k += fmt.Sprintf(" c%d", j.Channels)
+	}
+	if j.Participant != 0 {
+		k += fmt.Sprintf(" p%d", j.Participant)
 	}
 	return fmt.Sprintf("%s %s s%d%s", j.Testbed, j.Method, j.Seed, k)
 }
@@ -111,8 +127,16 @@ func PlannedBatches(cfg RunConfig) int {
 	switch {
 	case cfg.Data.CSV != nil:
 		units = csvTrainUnits(cfg)
+	case cfg.Data.Manifest != nil:
+		units = cfg.Data.Manifest.TrainUnits
 	case n == 0: // ETT: non-overlapping units of the training rows
 		units = data.ETTTrainRows / cfg.unitLength()
+	case cfg.Testbed == "ieeg-synth": // every recording's training chunks
+		if cfg.Data.NumTraj > 0 {
+			n = cfg.Data.NumTraj
+		}
+		p, _ := data.IEEGSplitPlan(cfg.Data.Length)
+		units = n * len(p.Train)
 	default:
 		if cfg.Data.NumTraj > 0 {
 			n = cfg.Data.NumTraj
@@ -163,6 +187,16 @@ func ResolveJobs(profile string, jobs []Job) ([]RunConfig, error) {
 			err = fmt.Errorf("experiment: testbed %q is not the name of the job's CSV data set, %s", j.Testbed, j.Data.Testbed())
 		default:
 			c, err = ResolveCSV(profile, j.Data, j.Method, j.Seed, j.K)
+		}
+		if err == nil && (j.Channels != 0 || j.Participant != 0) {
+			c.Data.Channels, c.Data.Participant = j.Channels, j.Participant
+			err = c.Validate()
+		}
+		if err == nil && j.Sampler != "" && c.Train.Method == "dw" {
+			if !slices.Contains(noise.Names(), j.Sampler) {
+				err = fmt.Errorf("experiment: sampler %q; valid samplers: %s", j.Sampler, strings.Join(noise.Names(), ", "))
+			}
+			c.Train.Sampler = j.Sampler
 		}
 		if err != nil {
 			return nil, fmt.Errorf("job %d (%s): %w", i+1, j, err)

@@ -1,71 +1,109 @@
 package experiment
 
 import (
-	"math"
+	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/prior"
 )
 
-// TestVariant: DW-Generic is plain "dw" (whether the sampler is spelled out or left to the
-// default), any other sampler gets its own label, and other methods ignore the sampler.
-func TestVariant(t *testing.T) {
-	for _, tc := range []struct{ method, sampler, want string }{
-		{"dw", "", "dw"}, {"dw", "generic", "dw"}, {"dw", "prior-ar", "dw-prior-ar"},
-		{"dw", "spectral", "dw-spectral"}, {"full", "prior-ar", "full"}, {"clip", "", "clip"},
+func TestParseVariantCandidates(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    []string
+		ok      bool
+		wantErr string
+	}{
+		{"generic", nil, false, ""},
+		{"choose:generic,prior-ar", []string{"generic", "prior-ar"}, true, ""},
+		{"choose: generic , prior-factor", []string{"generic", "prior-factor"}, true, ""},
+		{"choose:generic", nil, true, "at least two"},
+		{"choose:generic,generic", nil, true, "twice"},
+		{"choose:generic,nope", nil, true, `"nope"`},
 	} {
-		var c RunConfig
-		c.Train.Method, c.Train.Sampler = tc.method, tc.sampler
-		if got := Variant(c); got != tc.want {
-			t.Errorf("Variant(method %q, sampler %q) = %q, want %q", tc.method, tc.sampler, got, tc.want)
+		got, ok, err := ParseVariantCandidates(tc.in)
+		if ok != tc.ok || !slices.Equal(got, tc.want) || (tc.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%q: %v, %v, %v", tc.in, got, ok, err)
 		}
-	}
-	got := orderVariants([]string{"dw-prior-ar", "tbptt", "dw", "full", "dw-ab"})
-	if want := []string{"full", "tbptt", "dw", "dw-ab", "dw-prior-ar"}; !slices.Equal(got, want) {
-		t.Errorf("orderVariants = %v, want %v", got, want)
 	}
 }
 
-// TestSummaryKeepsSamplersApart: DW-Generic and DW-Prior runs of the same seeds are two rows, not
-// one average, and each gets its paired difference with Full (and Prior one with Generic),
-// computed from the per-seed values by hand here.
-func TestSummaryKeepsSamplersApart(t *testing.T) {
-	prior := func(seed uint64, rel float64) *Result {
-		r := fakeResult(t, "dw", seed, 0, rel)
-		r.Config.Train.Sampler = "prior-ar"
-		return r
+// The DW variant is chosen by seed-0 validation loss, recorded next to the runs, and every seed's
+// dw run uses the winner; the other methods run unchanged.
+func TestSweepChoosingVariant(t *testing.T) {
+	opt := quickOptions(t)
+	jobs := Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full", "dw"}, Seeds: []uint64{0, 1}}.Jobs()
+	for i := range jobs {
+		jobs[i].K = 4 // a tiny horizon: the quick profile's runs in seconds
 	}
-	rs := []*Result{
-		fakeResult(t, "full", 0, 0, 1.0), fakeResult(t, "full", 1, 0, 1.2),
-		fakeResult(t, "dw", 0, 0, 1.5), fakeResult(t, "dw", 1, 0, 1.9),
-		prior(0, 0.9), prior(1, 1.3),
+	cands := []string{"generic", prior.ARName}
+	outs, choices, err := SweepChoosingVariant(Quick, jobs, cands, opt)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := Summarize(rs)
-	var methods []string
-	for _, r := range s.Rows {
-		methods = append(methods, r.Method)
+	if len(choices) != 1 || len(choices[0].Candidates) != 2 {
+		t.Fatalf("choices %+v", choices)
 	}
-	if want := []string{"full", "dw", "dw-prior-ar"}; !slices.Equal(methods, want) {
-		t.Fatalf("rows %v, want %v", methods, want)
+	ch := choices[0]
+	want := cands[0]
+	if ch.Candidates[1].BestVal < ch.Candidates[0].BestVal {
+		want = cands[1]
 	}
-	if m := s.Rows[2].Mean; math.Abs(m-1.1) > 1e-12 {
-		t.Errorf("dw-prior-ar mean %v, want 1.1 (its own seeds only)", m)
+	if ch.Winner != want || ch.K != 4 || ch.Seed != 0 {
+		t.Errorf("choice %+v, want winner %s", ch, want)
 	}
-	want := map[string]float64{"dw − full": 0.6, "dw-prior-ar − full": 0, "dw-prior-ar − dw": -0.6}
-	if len(s.Paired) != len(want) {
-		t.Fatalf("%d paired rows, want %d: %+v", len(s.Paired), len(want), s.Paired)
-	}
-	for _, p := range s.Paired {
-		name := p.Method + " − " + p.Base
-		w, ok := want[name]
-		if !ok || math.Abs(p.Diff.Mean-w) > 1e-12 {
-			t.Errorf("paired %s = %v, want %v (known: %v)", name, p.Diff.Mean, w, ok)
-		}
-		if p.Paper != nil {
-			t.Errorf("paired %s carries the paper's numbers on a quick-profile run", name)
+	for _, c := range ch.Candidates {
+		if c.Error != "" || !(c.BestVal > 0) || !strings.Contains(c.Run, "-s0") {
+			t.Errorf("candidate %+v", c)
 		}
 	}
-	if md := s.Markdown(); !strings.Contains(md, "| dw-prior-ar − dw |") {
-		t.Errorf("Markdown lacks the Prior − Generic row:\n%s", md)
+	b, err := os.ReadFile(VariantFile(opt.RunsDir, ch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back VariantChoice
+	if err := json.Unmarshal(b, &back); err != nil || back.Winner != ch.Winner || len(back.Candidates) != 2 {
+		t.Errorf("file %s: %+v, %v", b, back, err)
+	}
+	if len(outs) != len(jobs) {
+		t.Fatalf("%d outcomes for %d jobs", len(outs), len(jobs))
+	}
+	for i, o := range outs {
+		if o.Err != nil {
+			t.Fatalf("job %s: %v", jobs[i], o.Err)
+		}
+		switch o.Config.Train.Method {
+		case "dw":
+			if o.Config.Train.Sampler != ch.Winner {
+				t.Errorf("job %s ran with %q, the winner is %q", jobs[i], o.Config.Train.Sampler, ch.Winner)
+			}
+			if o.Config.Seed == 0 && o.Result.BestVal != ch.Candidates[slices.Index(cands, ch.Winner)].BestVal {
+				t.Errorf("seed-0 dw run is not the winner's candidate run")
+			}
+		case "full":
+			if o.Config.Train.Sampler != "generic" {
+				t.Errorf("full job's sampler changed to %q", o.Config.Train.Sampler)
+			}
+		}
+	}
+	if _, _, err := SweepChoosingVariant(Quick, Grid{Testbeds: []string{"mackey-glass"}, Methods: []string{"full"}, Seeds: []uint64{0}}.Jobs(), cands, opt); err == nil {
+		t.Error("a choice without dw jobs was accepted")
+	}
+}
+
+// Job.Sampler sets a dw job's sampler and names its run; an unknown sampler is refused.
+func TestJobSampler(t *testing.T) {
+	cfgs, err := ResolveJobs(Quick, []Job{{Testbed: "mackey-glass", Method: "dw", Sampler: prior.ARName}, {Testbed: "mackey-glass", Method: "full", Sampler: prior.ARName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfgs[0].Train.Sampler != prior.ARName || !strings.Contains(cfgs[0].Name(), "dw-prior-ar") || cfgs[1].Train.Sampler != "generic" {
+		t.Errorf("samplers %q, %q; name %s", cfgs[0].Train.Sampler, cfgs[1].Train.Sampler, cfgs[0].Name())
+	}
+	if _, err := ResolveJobs(Quick, []Job{{Testbed: "mackey-glass", Method: "dw", Sampler: "nope"}}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unknown sampler: %v", err)
 	}
 }

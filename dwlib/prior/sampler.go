@@ -14,10 +14,27 @@ import (
 const (
 	Name   = "prior"
 	ARName = "prior-ar"
+	// FactorName: the iEEG factor-AR predictor of [BuildFactorBank].
+	FactorName = "prior-factor"
+	// SubjectName: the fMRI subject-AR predictor of [BuildSubjectBank].
+	SubjectName = "prior-subject"
 )
 
+// Names lists the registry names of the bank sampler.
+func Names() []string { return []string{Name, ARName, FactorName, SubjectName} }
+
+// IsName reports whether name is one of [Names]: a DW-Prior sampler.
+func IsName(name string) bool {
+	for _, n := range Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 func init() {
-	for _, name := range []string{Name, ARName} {
+	for _, name := range Names() {
 		noise.Register(name, func(cfg noise.Config) (noise.Sampler, error) {
 			if cfg == nil {
 				// Empty: what a checkpoint restore fills with UnmarshalJSON.
@@ -42,7 +59,7 @@ func init() {
 
 // Config configures a bank [Sampler] for noise.New.
 type Config struct {
-	// Name is the registry name, Name or ARName ("" is Name).
+	// Name is the registry name, one of [Names] ("" is Name).
 	Name string
 	// Bank is the residual bank; required.
 	Bank *Bank
@@ -79,8 +96,8 @@ type Sampler struct {
 // NewSampler returns the bootstrap over cfg.Bank.
 func NewSampler(cfg Config) (*Sampler, error) {
 	name := cfg.SamplerName()
-	if name != Name && name != ARName {
-		return nil, fmt.Errorf("prior: Config.Name = %q, want %q or %q", name, Name, ARName)
+	if !IsName(name) {
+		return nil, fmt.Errorf("prior: Config.Name = %q, want one of %q", name, Names())
 	}
 	if cfg.Bank == nil {
 		return nil, errors.New("prior: Config.Bank is nil")

@@ -44,8 +44,8 @@ func (s *Sampler) UnmarshalJSON(data []byte) error {
 	if dec.More() {
 		return fmt.Errorf("prior: trailing data after sampler JSON")
 	}
-	if j.Sampler != Name && j.Sampler != ARName {
-		return fmt.Errorf("prior: sampler JSON field \"sampler\" = %q, want %q or %q", j.Sampler, Name, ARName)
+	if !IsName(j.Sampler) {
+		return fmt.Errorf("prior: sampler JSON field \"sampler\" = %q, want one of %q", j.Sampler, Names())
 	}
 	if s.name != "" && j.Sampler != s.name {
 		return fmt.Errorf("prior: sampler JSON field \"sampler\" = %q, this sampler is %q", j.Sampler, s.name)
