@@ -25,7 +25,7 @@ const dataSynopsis = "-data FILE.csv [-data-spec SPEC.json] [-time COL] [-state 
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
 	d.fs = fs
-	fs.StringVar(&d.file, "data", "", "your own time series: a CSV file (plain or gzip) used instead of a built-in testbed (README: \"Your own data\")")
+	fs.StringVar(&d.file, "data", "", "your own time series: a CSV file (plain or gzip) used instead of a built-in testbed (docs/cli.md, \"Your own data\")")
 	fs.StringVar(&d.spec, "data-spec", "", "JSON file of -data's columns, split, step and unit length (fields of data.CSVSpec); the flags below override it")
 	fs.StringVar(&d.time, "time", "", "-data's time column, or \"none\" (default: the first column when named date, time, datetime or timestamp); its calendar drive is computed in UTC, whatever offset a timestamp carries")
 	fs.StringVar(&d.state, "state", "", "-data's comma-separated state columns, the ones forecast (default: every column but the time and drive columns)")

@@ -19,6 +19,7 @@ const repoRoot = "../.."
 
 // readmeCommand is one `bin/dw ...` line of an indented code block of README.md.
 type readmeCommand struct {
+	doc     string
 	line    int
 	args    []string
 	comment string
@@ -32,17 +33,23 @@ func (c readmeCommand) marked() bool {
 
 var readmeDW = regexp.MustCompile(`^    bin/dw (.*?)(?:\s+#\s*(.*))?$`)
 
-// readmeCommands lists README.md's dw command lines.
+// readmeDocs are the documents whose dw lines a newcomer copies: the README and the two it sends
+// them to for the command line and the library.
+var readmeDocs = []string{"README.md", "docs/cli.md", "docs/library.md"}
+
+// readmeCommands lists the dw command lines of readmeDocs.
 func readmeCommands(t *testing.T) []readmeCommand {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []readmeCommand
-	for i, l := range strings.Split(string(b), "\n") {
-		if m := readmeDW.FindStringSubmatch(l); m != nil {
-			out = append(out, readmeCommand{i + 1, strings.Fields(m[1]), m[2]})
+	for _, doc := range readmeDocs {
+		b, err := os.ReadFile(filepath.Join(repoRoot, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			if m := readmeDW.FindStringSubmatch(l); m != nil {
+				out = append(out, readmeCommand{doc, i + 1, strings.Fields(m[1]), m[2]})
+			}
 		}
 	}
 	return out
@@ -91,7 +98,7 @@ func TestREADMECommands(t *testing.T) {
 		trains := len(c.args) > 0 && (c.args[0] == "train" || c.args[0] == "runtime" ||
 			c.args[0] == "sweep" && !hasFlag(c.args, "-plan") && !hasFlag(c.args, "-slurm") || hasFlag(c.args, "-train"))
 		if trains && !c.marked() {
-			t.Errorf("README.md:%d: dw %s trains but is not marked [trains]", c.line, strings.Join(c.args, " "))
+			t.Errorf("%s:%d: dw %s trains but is not marked [trains]", c.doc, c.line, strings.Join(c.args, " "))
 		}
 		if c.marked() {
 			continue
@@ -107,7 +114,7 @@ func TestREADMECommands(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
-				t.Errorf("README.md:%d: dw %s: %v\n%s", c.line, strings.Join(c.args, " "), err, stderr.String())
+				t.Errorf("%s:%d: dw %s: %v\n%s", c.doc, c.line, strings.Join(c.args, " "), err, stderr.String())
 			}
 			// dw table says whose numbers the paper's column holds (issue 38).
 			if c.args[0] == "table" && !strings.Contains(stdout.String(), "| "+experiment.PaperColumn+" |") {
@@ -129,20 +136,20 @@ func hasFlag(args []string, flag string) bool {
 	return false
 }
 
-// TestREADMEProgram builds and runs the README's Go program (the library section's whole
-// program) as a file of this module, so that its imports, names and signatures stay right.
+// TestREADMEProgram builds and runs the Go program of docs/library.md (where the README sends a
+// library user) as a file of this module, so that its imports, names and signatures stay right.
 func TestREADMEProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the README's program")
 	}
-	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	b, err := os.ReadFile(filepath.Join(repoRoot, "docs", "library.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "```go\n")
 	src, _, ok2 := strings.Cut(rest, "```\n")
 	if !ok || !ok2 || !strings.Contains(src, "package main") {
-		t.Fatal("README.md has no ```go block with a whole program")
+		t.Fatal("docs/library.md has no ```go block with a whole program")
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "main.go")
