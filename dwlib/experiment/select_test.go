@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
 func TestPickControl(t *testing.T) {
@@ -192,5 +194,63 @@ func TestSelectionMarkdown(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// writeFakeResult writes a finished result of cfg with best validation loss val, as a run would,
+// so that SelectControls reads it back without training.
+func writeFakeResult(t *testing.T, opt Options, cfg RunConfig, val float64) {
+	t.Helper()
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{Version: resultVersion, Config: cfg, Epochs: make([]train.EpochRecord, 1), BestVal: val, StopReason: "epochs",
+		Test: TestScore{RelL2: 1, PerHorizon: make([]float64, cfg.HEval)}}
+	if err := WriteResult(filepath.Join(dir, ResultFile), r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// SelectControls on finished (fake) runs: the lowest validation loss wins, the choice is written
+// beside the runs, and a candidate whose result cannot be read is an error naming it.
+func TestSelectControlsReadsBack(t *testing.T) {
+	opt := Options{RunsDir: t.TempDir(), NoArchive: true}
+	vals := map[float64]float64{0.1: .30, 0.3: .20, 1.0: .40}
+	for v, val := range vals {
+		c, err := ResolveControl(Quick, "mackey-glass", "clip", 0, 0, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFakeResult(t, opt, c, val)
+	}
+	sel, err := SelectControls(opt, Quick, []string{"mackey-glass"}, []string{"clip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := sel.Choices[0]
+	if ch.Selected != 0.3 || ch.ProfileValue != 1 || ch.Table4 == nil || *ch.Table4 != 1 || len(ch.Candidates) != 3 || ch.Candidates[1].BestVal != .2 {
+		t.Fatalf("choice %+v", ch)
+	}
+	path, err := ChoiceFile(opt, Quick, "mackey-glass", "clip", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `"selected": 0.3`) || !strings.Contains(string(b), "quick/mackey-glass/clip-c0.3-K8-s0") {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+	// A damaged result: the run is refused, and the selection names it.
+	bad, _ := ResolveControl(Quick, "mackey-glass", "clip", 0, 0, 0.1)
+	dir, _ := opt.Dir(bad)
+	if err := os.WriteFile(filepath.Join(dir, ResultFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sel, err = SelectControls(opt, Quick, []string{"mackey-glass"}, []string{"clip"})
+	if err == nil || !strings.Contains(err.Error(), "quick/mackey-glass/clip-c0.1-K8-s0 (") || sel == nil {
+		t.Fatalf("damaged candidate: %v", err)
 	}
 }
