@@ -45,7 +45,7 @@ func TestQuickTableSweep(t *testing.T) {
 	for _, want := range []string{
 		"| mackey-glass | full | 3 |", "| mackey-glass | dw | 3 |", "| mackey-glass | static | 1 |",
 		"| narma5 | clip | 1 |", "| narma5 | tbptt | 1 |", "| driven-mg | jreg | 1 |", "| driven-mg | dw | 3 |",
-		"| mackey-glass | 3 |", "| narma5 | 3 |", "| driven-mg | 3 |", "30 runs (quick profile",
+		"| mackey-glass | dw − full | 3 |", "| narma5 | dw − full | 3 |", "| driven-mg | dw − full | 3 |", "30 runs (quick profile",
 		"| vs best baseline |", "Baselines on mackey-glass", "Baselines on narma5", "Baselines on driven-mg",
 		"| mackey-glass | zero | 3 | 1.0000 ± 0.0000 |", "| narma5 | damped-persistence | 3 |", "| driven-mg | ridge-ar | 3 |",
 	} {
