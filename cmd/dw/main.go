@@ -13,7 +13,7 @@
 //	                                              write a Slurm job array of the grid (one task per run)
 //	dw table  -profile P (-preset NAME | grid flags)
 //	                                              print the table of finished runs
-//	dw select -profile P -testbeds a,b [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2]
+//	dw select -profile P -testbeds a,b [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [-plan]
 //	                                              select the controls' values on seed-0 validation loss
 //	                                              (Table 4), then run the selected values on -seeds
 //	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)

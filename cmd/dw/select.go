@@ -15,7 +15,7 @@ import (
 // those seeds. Finished runs are read back, so the command can be repeated at no cost, and a
 // selected value that is the profile's own reuses the runs that exist.
 func cmdSelect(args []string) error {
-	fs := newFlags("select", "-profile P -testbeds T1,T2 [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [flags]")
+	fs := newFlags("select", "-profile P -testbeds T1,T2 [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [-plan] [flags]")
 	var rf runFlags
 	rf.register(fs)
 	fs.BoolVar(&rf.force, "force", false, "train the candidates anew, discarding their results and checkpoints")
@@ -24,6 +24,7 @@ func cmdSelect(args []string) error {
 	pluralFlag(fs, &methods, "methods", strings.Join(experiment.ControlMethods(), ","), "comma-separated control methods to select")
 	pluralFlag(fs, &seeds, "seeds", "", "after selecting (always on seed 0), also run the selected values on these seeds, e.g. 0,1,2 (default: none)")
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (results equal -jobs 1)")
+	plan := fs.Bool("plan", false, "only list the candidate runs and where each stands (finished here or in the archive, part-way, not started)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +57,13 @@ func cmdSelect(args []string) error {
 		}
 	}
 	opt := rf.options()
+	if *plan {
+		_, cfgs, err := experiment.SelectionPlan(rf.profile, tbs, ms)
+		if err != nil {
+			return usageError{err}
+		}
+		return printPlan(cfgs, opt)
+	}
 	opt.Reporter = newReporter()
 	opt.Jobs = *parallel
 	ctx, stop := interruptible()

@@ -73,3 +73,20 @@ func TestSelectUsage(t *testing.T) {
 		}
 	}
 }
+
+// -plan lists the candidates and where each stands, training nothing.
+func TestSelectPlan(t *testing.T) {
+	runs := t.TempDir()
+	out, err := dw(t, "select", "-plan", "-profile", "quick", "-testbed", "mackey-glass,narma5", "-methods", "clip,tbptt", "-runs", runs, "-archive", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"quick/mackey-glass/clip-c0.1-K8-s0 ", "quick/mackey-glass/clip-K8-s0 ", "quick/narma5/tbptt-seg4-K8-s0 ", "10 runs", "10 not started"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
+		t.Errorf("-plan wrote %d entries under the runs directory", len(entries))
+	}
+}

@@ -49,35 +49,13 @@ type Selection struct {
 // Each choice is written next to its runs, <runs>/<profile>/<testbed>/select-<method>-K<K>.json.
 // A candidate that failed is an error naming it, with the selection of the others still returned.
 func SelectControls(opt Options, profile string, testbeds, methods []string) (*Selection, error) {
-	if len(testbeds) == 0 || len(methods) == 0 {
-		return nil, fmt.Errorf("experiment: SelectControls: no testbed or no method (testbeds %q, methods %q)", testbeds, methods)
+	sel, cfgs, err := SelectionPlan(profile, testbeds, methods)
+	if err != nil {
+		return nil, err
 	}
-	for _, l := range [][]string{testbeds, methods} {
-		for i, v := range l {
-			if slices.Contains(l[:i], v) {
-				return nil, fmt.Errorf("experiment: SelectControls: %q is given twice (its runs would train twice at once)", v)
-			}
-		}
-	}
-	var jobs []Job
-	var cfgs []RunConfig
-	sel := &Selection{Profile: profile}
-	for _, tb := range testbeds {
-		for _, m := range methods {
-			ch, err := newChoice(profile, tb, m)
-			if err != nil {
-				return nil, err
-			}
-			for _, cand := range ch.Candidates {
-				c, err := ResolveControl(profile, tb, m, SelectionSeed, 0, cand.Value)
-				if err != nil {
-					return nil, err
-				}
-				jobs = append(jobs, Job{Testbed: tb, Method: m, Seed: SelectionSeed})
-				cfgs = append(cfgs, c)
-			}
-			sel.Choices = append(sel.Choices, ch)
-		}
+	jobs := make([]Job, len(cfgs))
+	for i, c := range cfgs {
+		jobs[i] = Job{Testbed: c.Testbed, Method: c.Train.Method, Seed: c.Seed}
 	}
 	if !opt.Force {
 		opt.Resume = true
@@ -120,6 +98,41 @@ func SelectControls(opt Options, profile string, testbeds, methods []string) (*S
 		return sel, fmt.Errorf("experiment: control selection incomplete: %s", strings.Join(errs, "; "))
 	}
 	return sel, nil
+}
+
+// SelectionPlan is what SelectControls runs, without running it: the choices to make (no values
+// yet) and the configurations of their candidates' seed-0 runs, in testbed, method, value order.
+// Names are checked here, so a bad one fails before anything trains.
+func SelectionPlan(profile string, testbeds, methods []string) (*Selection, []RunConfig, error) {
+	if len(testbeds) == 0 || len(methods) == 0 {
+		return nil, nil, fmt.Errorf("experiment: control selection: no testbed or no method (testbeds %q, methods %q)", testbeds, methods)
+	}
+	for _, l := range [][]string{testbeds, methods} {
+		for i, v := range l {
+			if slices.Contains(l[:i], v) {
+				return nil, nil, fmt.Errorf("experiment: control selection: %q is given twice (its runs would train twice at once)", v)
+			}
+		}
+	}
+	var cfgs []RunConfig
+	sel := &Selection{Profile: profile}
+	for _, tb := range testbeds {
+		for _, m := range methods {
+			ch, err := newChoice(profile, tb, m)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, cand := range ch.Candidates {
+				c, err := ResolveControl(profile, tb, m, SelectionSeed, 0, cand.Value)
+				if err != nil {
+					return nil, nil, err
+				}
+				cfgs = append(cfgs, c)
+			}
+			sel.Choices = append(sel.Choices, ch)
+		}
+	}
+	return sel, cfgs, nil
 }
 
 // newChoice lists the grid of method on testbed under profile, each candidate with its run name.
