@@ -1,57 +1,16 @@
 package kernelext
 
 import (
-	"fmt"
-
 	"github.com/internal-dw/dwgo/dwlib/appdiag"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 	"github.com/internal-dw/dwgo/kernelext/runcache"
+	"github.com/internal-dw/dwgo/runmeasure"
 )
-
-// checkpointKey identifies a run's best parameters in the cache keys of UtilityOf and
-// NoiseResponseOf: a retrained run (another best epoch or validation loss) is measured again. Its
-// fields and their order are the ones notebook 05 keys its cells with, so the notebook and
-// `dw diagnose` share one cache entry per run.
-type checkpointKey struct {
-	Run       experiment.RunConfig
-	BestEpoch int
-	BestVal   float64
-}
 
 // MissingRunError says that a measurement at a run's best checkpoint cannot be made on this
 // machine: the run has not finished, or it finished elsewhere (an archived result keeps no
-// parameters). Training the run removes it.
-type MissingRunError struct {
-	Run      string // the run's name, profile/testbed/method-K-seed
-	Finished bool   // finished, but its best checkpoint is not under the runs directory
-}
-
-func (e *MissingRunError) Error() string {
-	if e.Finished {
-		return fmt.Sprintf("run %s finished elsewhere: its best checkpoint is not under the runs directory (an archived result keeps no parameters)", e.Run)
-	}
-	return fmt.Sprintf("run %s has not finished", e.Run)
-}
-
-// bestOf returns the finished run cfg and the key of its best checkpoint, or a *MissingRunError
-// when the checkpoint is not on this machine.
-func bestOf(cfg experiment.RunConfig, opt experiment.Options) (*experiment.Result, checkpointKey, error) {
-	r, _, err := experiment.ReadFinished(cfg, opt)
-	if err != nil {
-		return nil, checkpointKey{}, err
-	}
-	if r == nil {
-		return nil, checkpointKey{}, &MissingRunError{Run: cfg.Name()}
-	}
-	has, err := opt.HasBest(cfg)
-	if err != nil {
-		return nil, checkpointKey{}, err
-	}
-	if !has {
-		return nil, checkpointKey{}, &MissingRunError{Run: cfg.Name(), Finished: true}
-	}
-	return r, checkpointKey{cfg, r.BestEpoch, r.BestVal}, nil
-}
+// parameters). Training the run removes it. (runmeasure's, which the command line shares.)
+type MissingRunError = runmeasure.MissingRunError
 
 // UtilityOf measures appdiag.UtilityOfRun (A(k) and U(k), the held-out gradient utility) at the
 // best checkpoint of the finished run cfg (a *MissingRunError when it is not on this machine),
@@ -66,20 +25,10 @@ func UtilityOf(cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experim
 	return UtilityOfIn(c, cfg, ucfg, opt)
 }
 
-// UtilityOfIn is UtilityOf with its measurement kept in the cache c.
+// UtilityOfIn is UtilityOf with its measurement kept in the cache c (runmeasure.UtilityOfIn with
+// this package's progress display).
 func UtilityOfIn(c *runcache.Cache, cfg experiment.RunConfig, ucfg appdiag.UtilityConfig, opt experiment.Options) (*appdiag.UtilityResult, *experiment.Result, error) {
-	res, ck, err := bestOf(cfg, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	ucfg = ucfg.Defaults()
-	u, err := CachedIn(c, "appdiag-utility", struct {
-		Checkpoint checkpointKey
-		Config     appdiag.UtilityConfig
-	}{ck, ucfg}, 0, func() (*appdiag.UtilityResult, error) {
-		return appdiag.UtilityOfRun(cfg, opt, ucfg, NewReporter())
-	})
-	return u, res, err
+	return runmeasure.UtilityOfIn(c, cfg, ucfg, opt, NewReporter())
 }
 
 // NoiseResponseOf measures appdiag.NoiseResponseOfRun (the gains' response to added noise, with
@@ -94,22 +43,8 @@ func NoiseResponseOf(cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg ap
 	return NoiseResponseOfIn(c, cfg, split, ncfg, opt)
 }
 
-// NoiseResponseOfIn is NoiseResponseOf with its measurement kept in the cache c.
+// NoiseResponseOfIn is NoiseResponseOf with its measurement kept in the cache c
+// (runmeasure.NoiseResponseOfIn with this package's progress display).
 func NoiseResponseOfIn(c *runcache.Cache, cfg experiment.RunConfig, split appdiag.NoiseSplit, ncfg appdiag.NoiseConfig, opt experiment.Options) (*appdiag.NoiseResponse, *experiment.Result, error) {
-	res, ck, err := bestOf(cfg, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	ncfg = ncfg.Defaults()
-	if err := ncfg.Validate(); err != nil {
-		return nil, nil, err
-	}
-	r, err := CachedIn(c, "appdiag-noise", struct {
-		Checkpoint checkpointKey
-		Split      appdiag.NoiseSplit
-		Config     appdiag.NoiseConfig
-	}{ck, split, ncfg}, 0, func() (*appdiag.NoiseResponse, error) {
-		return appdiag.NoiseResponseOfRun(cfg, opt, split, ncfg, NewReporter())
-	})
-	return r, res, err
+	return runmeasure.NoiseResponseOfIn(c, cfg, split, ncfg, opt, NewReporter())
 }

@@ -13,7 +13,9 @@
 # Idempotent: when the node already answers as idle (or busy with jobs) it only prints sinfo; a
 # daemon that died is started again. It never replaces a slurm.conf it did not write (a cluster's
 # own). Any failure exits non-zero with "slurm-setup: FAILED: ..." and the tail of the daemons' logs.
-# Needs root or sudo.
+# Needs root or sudo. With DW_SLURM_STARTED=FILE it appends to FILE the pid file of each daemon it
+# started (none when Slurm was already up), in the order started, so that its caller
+# (scripts/test.sh) can stop exactly those and leave a Slurm it found running alone.
 set -euo pipefail
 
 log() { echo "slurm-setup: $*" >&2; }
@@ -134,19 +136,24 @@ as_root chmod 0755 /run/munge
 # replace a stale socket left by a killed munged.
 # running PIDFILE: the daemon that wrote it is alive (pid files, not pgrep: minimal images lack procps).
 running() { local pid; pid="$(cat "$1" 2>/dev/null)" && [[ -n $pid ]] && as_root kill -0 "$pid" 2>/dev/null; }
+# started PIDFILE: records a daemon this script started (DW_SLURM_STARTED, see the top).
+started() { if [[ -n ${DW_SLURM_STARTED:-} ]]; then echo "$1" >>"$DW_SLURM_STARTED"; fi; }
 if ! running /run/munge/munged.pid; then
   log "starting munged"
   if [[ $munge_user == root ]]; then as_root munged --force; else as_root runuser -u munge -- munged --force; fi
+  started /run/munge/munged.pid
 fi
 for _ in $(seq 20); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.5; done
 munge -n | unmunge >/dev/null || die "munged does not answer (munge -n | unmunge)"
 if ! running /run/slurmctld.pid; then
   log "starting slurmctld"
   as_root slurmctld || die "slurmctld did not start"
+  started /run/slurmctld.pid
 fi
 if ! running /run/slurmd.pid; then
   log "starting slurmd"
   as_root slurmd || die "slurmd did not start"
+  started /run/slurmd.pid
 fi
 
 # 5. Wait for the node. A node left down or drained by an earlier start is returned to service.

@@ -22,6 +22,31 @@ export GOTOOLCHAIN=go1.27.3
 if [[ "$(go env GOARCH)" == amd64 ]]; then export GOEXPERIMENT="${GOEXPERIMENT-simd}"; fi
 start=$(date +%s)
 
+# What this script starts or creates it stops and removes on every exit (success, failure, ^C):
+# the Slurm daemons scripts/slurm-setup.sh started for it (listed in $slurm_started, one pid file a
+# line; a Slurm that was already running is left alone) and the notebooks' temporary output folder
+# (DW_KEEP_NOTEBOOK_OUT=1 keeps it, to look at a failure).
+slurm_started=$(mktemp)
+notebook_out=""
+cleanup() {
+  local pidfile pid sudo=()
+  [[ $(id -u) != 0 ]] && command -v sudo >/dev/null && sudo=(sudo -n)
+  # Reverse order of starting: slurmd, slurmctld, then munged, which they authenticate with.
+  for pidfile in $(tac "$slurm_started" 2>/dev/null); do
+    pid="$("${sudo[@]}" cat "$pidfile" 2>/dev/null || true)"
+    if [[ -n $pid ]] && "${sudo[@]}" kill "$pid" 2>/dev/null; then
+      echo "== stopped $(basename "$pidfile" .pid) (pid $pid), which scripts/slurm-setup.sh started for this run"
+    fi
+  done
+  rm -f "$slurm_started"
+  if [[ -n $notebook_out && "${DW_KEEP_NOTEBOOK_OUT:-0}" != 1 ]]; then
+    rm -rf "$notebook_out"
+  elif [[ -n $notebook_out ]]; then
+    echo "== notebook output kept in $notebook_out (DW_KEEP_NOTEBOOK_OUT=1)"
+  fi
+}
+trap cleanup EXIT
+
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [[ -n "$unformatted" ]]; then
@@ -31,7 +56,7 @@ echo "== go vet ./..."
 go vet ./...
 if [[ "${DW_SKIP_SLURM:-0}" != 1 ]]; then
   echo "== Slurm (single node, for TestSlurmSweepEndToEnd)"
-  if ! bash scripts/slurm-setup.sh; then
+  if ! DW_SLURM_STARTED="$slurm_started" bash scripts/slurm-setup.sh; then
     echo "!! scripts/slurm-setup.sh FAILED: Slurm could not be installed or started, so the test of" >&2
     echo "!! dw sweep -slurm cannot run (see above). Fix it, or set DW_SKIP_SLURM=1 to skip that test." >&2
     exit 1
@@ -57,9 +82,9 @@ go test -count=1 -race -gcflags=all=-d=checkptr=0 -timeout 20m \
 
 if [[ "${DW_SKIP_NOTEBOOKS:-0}" != 1 ]] && ls notebooks/*.ipynb >/dev/null 2>&1; then
   echo "== notebooks (quick profile, through the main job)"
-  out=$(mktemp -d)
+  notebook_out=$(mktemp -d)
   before=$(git status --porcelain -- notebooks figures 2>/dev/null || true)
-  DW_PROFILE=quick DW_MAIN_OUT="$out" DW_SKIP_HTML_CHECK=1 bash scripts/main.sh
+  DW_PROFILE=quick DW_MAIN_OUT="$notebook_out" DW_SKIP_HTML_CHECK=1 bash scripts/main.sh
   after=$(git status --porcelain -- notebooks figures 2>/dev/null || true)
   if [[ "$before" != "$after" ]]; then
     echo "the main job changed committed notebooks or figures:"; echo "$after"; exit 1

@@ -7,7 +7,8 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/appdiag"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
-	"github.com/internal-dw/dwgo/kernelext"
+	"github.com/internal-dw/dwgo/kernelext/runcache"
+	"github.com/internal-dw/dwgo/runmeasure"
 )
 
 // cmdAttribution measures where DW-Generic's noise moment comes from (appdiag.NoiseAttribution) at
@@ -56,6 +57,12 @@ func cmdAttribution(args []string) error {
 		return usageError{err}
 	}
 	opt := rf.options()
+	// Kept where the notebooks keep theirs ($DW_CACHE_DIR, else <repo>/data/cache/runs), so a
+	// measurement made by one is read back by the other.
+	mcache, err := runcache.Default()
+	if err != nil {
+		return err
+	}
 	var rows []appdiag.AttributionRow
 	for _, c := range points {
 		ms := splitList(*methods)
@@ -72,7 +79,7 @@ func cmdAttribution(args []string) error {
 				if err != nil {
 					return usageError{err}
 				}
-				a, logged, err := kernelext.AttributionOf(cfg, c, acfg, opt)
+				a, logged, err := runmeasure.AttributionOf(mcache, cfg, c, acfg, opt, newReporter())
 				if err != nil {
 					return err
 				}

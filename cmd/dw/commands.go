@@ -18,7 +18,6 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/prior"
 	"github.com/internal-dw/dwgo/dwlib/train"
-	"github.com/internal-dw/dwgo/kernelext"
 )
 
 // stdout is where results go (progress and logs go to stderr); tests replace it.
@@ -215,7 +214,7 @@ func cmdTrain(args []string) error {
 func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfter int) error {
 	opt := rf.options()
 	opt.StopAfter = stopAfter
-	opt.Reporter = kernelext.NewReporter()
+	opt.Reporter = newReporter()
 	opt.Log = stderr
 	opt.Context = ctx
 	dir, err := opt.Dir(c)
@@ -563,7 +562,7 @@ func cmdSweep(args []string) error {
 		return printPlan(cfgs, opt)
 	}
 	runNotices(stderr, cfgs, opt)
-	opt.Reporter = kernelext.NewReporter()
+	opt.Reporter = newReporter()
 	opt.Jobs = *parallel
 	if *archiveEach {
 		opt.AfterRun = experiment.ArchiveAfterRun(opt)
@@ -601,7 +600,7 @@ func sweepChoosing(rf runFlags, gf gridFlags, cands []string, parallel int, arch
 		return err
 	}
 	opt := rf.options()
-	opt.Reporter = kernelext.NewReporter()
+	opt.Reporter = newReporter()
 	opt.Jobs = parallel
 	if archiveEach {
 		opt.AfterRun = experiment.ArchiveAfterRun(opt)

@@ -131,6 +131,7 @@ func runNotices(w io.Writer, cfgs []experiment.RunConfig, opt experiment.Options
 			continue
 		}
 		seen[c.Testbed] = true
+		csvSiblingNote(w, c, opt)
 		ds, err := experiment.LoadData(c, opt)
 		if err != nil || len(ds.Test) >= minTestUnits {
 			continue // a file that cannot be read is reported by the run itself
@@ -140,5 +141,31 @@ func runNotices(w io.Writer, cfgs []experiment.RunConfig, opt experiment.Options
 	}
 	if quick {
 		fmt.Fprintln(w, "dw: the quick profile is a smoke run: it checks that everything runs, its numbers are not meaningful (-profile standard or paper-cpu for results)")
+	}
+}
+
+// csvSiblingNote says when a CSV run is new only because its spec differs from that of existing
+// runs of the same file: a changed -drive (or -state, -split, -unit-len, -data-spec) names another
+// data set, so the run starts from nothing rather than continuing or reading back those runs.
+func csvSiblingNote(w io.Writer, c experiment.RunConfig, opt experiment.Options) {
+	sibs, err := experiment.CSVSiblings(c, opt)
+	if err != nil || len(sibs) == 0 {
+		return
+	}
+	byTestbed := map[string][]string{}
+	var order []string
+	diff := map[string]string{}
+	for _, s := range sibs {
+		tb := strings.Split(s.Run, "/")[1]
+		if _, ok := byTestbed[tb]; !ok {
+			order = append(order, tb)
+			diff[tb] = strings.Join(s.Diff, "; ")
+		}
+		byTestbed[tb] = append(byTestbed[tb], s.Run)
+	}
+	for _, tb := range order {
+		fmt.Fprintf(w, "dw: note: %s is a new data set name for a file that has runs as %s, whose spec differs (%s): %s. "+
+			"These runs start anew; give the spec of those runs to continue or read them back\n",
+			c.Testbed, tb, diff[tb], strings.Join(byTestbed[tb], ", "))
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
 	"github.com/internal-dw/dwgo/dwlib/regime"
-	"github.com/internal-dw/dwgo/kernelext"
 	"github.com/internal-dw/dwgo/kernelext/runcache"
+	"github.com/internal-dw/dwgo/runmeasure"
 )
 
 // The diagnostics dw diagnose knows, in the order it runs them.
@@ -171,7 +171,7 @@ func cmdDiagnose(args []string) error {
 // needsRun reports whether err only says that a run is missing (a diagnostic that can be skipped
 // when it was not asked for by name).
 func needsRun(err error) bool {
-	var e *kernelext.MissingRunError
+	var e *runmeasure.MissingRunError
 	return errors.As(err, &e)
 }
 
@@ -189,7 +189,7 @@ func regimeSection(cfg experiment.RunConfig, opt experiment.Options, quick bool)
 	if quick {
 		c = c.Quick()
 	}
-	r, err := regime.Run(ds, c, kernelext.NewReporter())
+	r, err := regime.Run(ds, c, newReporter())
 	if err != nil {
 		return "", err
 	}
@@ -241,7 +241,7 @@ func probeConfig(cfg experiment.RunConfig, ds *data.Dataset) (regime.Config, str
 
 // utilitySection measures A(k) and U(k) at the best checkpoint of the finished Full run cfg.
 func utilitySection(c *runcache.Cache, cfg experiment.RunConfig, opt experiment.Options, pairs int) (string, error) {
-	u, res, err := kernelext.UtilityOfIn(c, cfg, appdiag.UtilityConfig{Pairs: pairs}, opt)
+	u, res, err := runmeasure.UtilityOfIn(c, cfg, appdiag.UtilityConfig{Pairs: pairs}, opt, newReporter())
 	if err != nil {
 		return "", err
 	}
@@ -264,7 +264,7 @@ func utilitySection(c *runcache.Cache, cfg experiment.RunConfig, opt experiment.
 // finished DW run cfg.
 func noiseSection(c *runcache.Cache, cfg experiment.RunConfig, opt experiment.Options, batches int) (string, error) {
 	ncfg := appdiag.NoiseConfig{Batches: batches}
-	r, res, err := kernelext.NoiseResponseOfIn(c, cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt)
+	r, res, err := runmeasure.NoiseResponseOfIn(c, cfg, appdiag.DefaultNoiseSplit(cfg.Testbed), ncfg, opt, newReporter())
 	if err != nil {
 		return "", err
 	}

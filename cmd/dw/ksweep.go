@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/internal-dw/dwgo/dwlib/experiment"
-	"github.com/internal-dw/dwgo/kernelext"
 )
 
 // cmdKSweep is the training-horizon experiment: runs at several K (trained first with -train),
@@ -68,7 +67,7 @@ func cmdKSweep(args []string) error {
 		// An interrupted one continues from its last epoch: a sweep outlives sessions, and -train
 		// promises "train (or resume)" without asking for -resume as well.
 		train := opt
-		train.NoArchive, train.Resume, train.Reporter, train.Jobs = true, !rf.force, kernelext.NewReporter(), *parallel
+		train.NoArchive, train.Resume, train.Reporter, train.Jobs = true, !rf.force, newReporter(), *parallel
 		// Each run is scored at H as soon as it finishes, while its checkpoint is surely here.
 		var keep func(experiment.Outcome) error
 		if *archiveEach {

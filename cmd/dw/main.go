@@ -13,6 +13,9 @@
 //	                                              write a Slurm job array of the grid (one task per run)
 //	dw table  -profile P (-preset NAME | grid flags)
 //	                                              print the table of finished runs
+//	dw select -profile P -testbeds a,b [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [-plan]
+//	                                              select the controls' values on seed-0 validation loss
+//	                                              (Table 4), then run the selected values on -seeds
 //	dw baselines -profile P (-testbeds a,b [-seeds 0,1,2] [-K k] | -preset NAME)
 //	                                              print the zero, damped-persistence and ridge-AR baselines
 //	dw regime -profiles p1,p2 [-testbed T]        the regime map: DW − Full per training budget
@@ -129,6 +132,7 @@ var commands = []struct {
 	{"eval", "evaluate a run's best checkpoint on its test split", cmdEval},
 	{"sweep", "run a grid of runs and print the table", cmdSweep},
 	{"table", "print the table of finished runs", cmdTable},
+	{"select", "the paper's control selection (Table 4): seed-0 validation loss over each control's grid", cmdSelect},
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
 	{"attribution", "measure where DW's noise moment comes from at runs' checkpoints", cmdAttribution},

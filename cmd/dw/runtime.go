@@ -7,7 +7,6 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
-	"github.com/internal-dw/dwgo/kernelext"
 )
 
 // cmdRuntime times Full BPTT against Internal-DW with the paper's protocol (paired repeats in
@@ -55,7 +54,7 @@ func cmdRuntime(args []string) error {
 		}
 	}
 	// One bar over every epoch of every testbed (an ETT comparison in paper-cpu is about half an hour).
-	bar := kernelext.NewReporter()
+	bar := newReporter()
 	bar.Start(len(tbs)*p.ProtocolEpochs(), fmt.Sprintf("runtime (%s, %d testbeds)", rf.profile, len(tbs)))
 	defer bar.Finish()
 	opt.Reporter = bar

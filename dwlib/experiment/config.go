@@ -82,12 +82,14 @@ func Testbeds() []string { return data.Names() }
 // Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>. For
 // a CSV data set the testbed is CSVData.Testbed, csv-<name>-<hash8>. A DW run with a DW-Prior
 // sampler (dwlib/prior) names it after the method, dw-prior-ar-K<K>-s<seed>, so that it does not
-// share a directory with the profile's DW-Generic run.
+// share a directory with the profile's DW-Generic run. A control run whose selected value differs
+// from the profile's (SelectControls) names it too, clip-c0.3-K32-s0 (controls.go).
 func (c RunConfig) Name() string {
 	method := c.Train.Method
 	if method == "dw" && prior.IsName(c.Train.Sampler) {
 		method += "-" + c.Train.Sampler
 	}
+	method += c.controlSuffix()
 	return fmt.Sprintf("%s/%s/%s-K%d-s%d", c.Profile, c.Testbed+c.dataSuffix(), method, c.Train.K, c.Seed)
 }
 

@@ -122,6 +122,20 @@ func ResolveCSV(profile string, d *CSVData, method string, seed uint64, K int) (
 
 // resolve is Resolve for a built-in testbed (csv nil) or a CSV data set named testbed.
 func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, K int) (RunConfig, error) {
+	c, err := resolveUnchecked(profile, testbed, csv, method, seed, K)
+	if err != nil {
+		return RunConfig{}, err
+	}
+	if err := c.Validate(); err != nil {
+		return RunConfig{}, err
+	}
+	return c, nil
+}
+
+// resolveUnchecked is resolve without Validate: the profile's configuration, names checked but
+// sizes not. RunConfig.Name uses it to learn the profile's control value (controls.go), which
+// Validate, naming the run, must not recurse into.
+func resolveUnchecked(profile, testbed string, csv *CSVData, method string, seed uint64, K int) (RunConfig, error) {
 	if !slices.Contains(Profiles(), profile) {
 		return RunConfig{}, fmt.Errorf("experiment: unknown profile %q; valid profiles: %s", profile, strings.Join(Profiles(), ", "))
 	}
@@ -193,9 +207,6 @@ func resolve(profile, testbed string, csv *CSVData, method string, seed uint64, 
 	c.HEval = eval.HEval(c.Train.K)
 	c.Train = c.Train.Defaults()
 	c.Fit = c.Fit.Defaults()
-	if err := c.Validate(); err != nil {
-		return RunConfig{}, err
-	}
 	return c, nil
 }
 

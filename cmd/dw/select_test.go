@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/internal-dw/dwgo/dwlib/experiment"
+)
+
+// TestSelectQuick selects TBPTT's segment on the quick profile (two candidates, K/4 and K/2 of
+// K = 8), writes the choice beside the runs, and with -seeds runs the selected segment on seed 1;
+// a second call trains nothing.
+func TestSelectQuick(t *testing.T) {
+	runs, cache := t.TempDir(), t.TempDir()
+	args := []string{"select", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", runs, "-cache", cache, "-archive", t.TempDir()}
+	out, logs, err := dwLogs(t, append(args, "-seeds", "0,1")...)
+	if err != nil {
+		t.Fatalf("select: %v\n%s\n%s", err, out, logs)
+	}
+	for _, want := range []string{"| mackey-glass | tbptt | 8 | ", "2: ", "4: ", "| 2 | 8 |", "smoke run", "| mackey-glass | tbptt | 2 |"} {
+		if !strings.Contains(out+logs, want) {
+			t.Errorf("select output lacks %q:\n%s\n%s", want, out, logs)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(runs, "quick", "mackey-glass", "select-tbptt-K8.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ch experiment.Choice
+	if err := json.Unmarshal(b, &ch); err != nil || len(ch.Candidates) != 2 || ch.ProfileValue != 2 || ch.Table4 == nil || *ch.Table4 != 8 {
+		t.Fatalf("choice file: %v\n%s", err, b)
+	}
+	// The profile's segment (2) keeps the plain name; the other candidate has its own directory,
+	// and the selected value ran on seed 1 under the name it has.
+	for _, dir := range []string{"tbptt-K8-s0", "tbptt-seg4-K8-s0"} {
+		if _, err := os.Stat(filepath.Join(runs, "quick", "mackey-glass", dir, experiment.ResultFile)); err != nil {
+			t.Errorf("candidate %s: %v", dir, err)
+		}
+	}
+	won := "tbptt-K8-s1"
+	if ch.Selected == 4 {
+		won = "tbptt-seg4-K8-s1"
+	}
+	if _, err := os.Stat(filepath.Join(runs, "quick", "mackey-glass", won, experiment.ResultFile)); err != nil {
+		t.Errorf("selected run on seed 1 (segment %v): %v", ch.Selected, err)
+	}
+	// Again: everything is read back, the same table comes out.
+	again, logs, err := dwLogs(t, args...)
+	if err != nil || !strings.HasPrefix(out, again) {
+		t.Errorf("second select: %v\n%s\nwant the first table:\n%s\n%s", err, again, out, logs)
+	}
+}
+
+// Usage errors exit 2 with one line naming the bad value.
+func TestSelectUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-profile", "quick"}, "-testbeds is required"},
+		{[]string{"-testbed", "mackey-glass", "-methods", "dw"}, `"dw" has no selected hyperparameter; control methods: clip, jreg, tbptt, static`},
+		{[]string{"-testbed", "mackey-glass", "-methods", "clip,clip"}, `-methods: "clip" is given twice`},
+		{[]string{"-testbed", "nowhere"}, `unknown testbed "nowhere"`},
+		{[]string{"-testbed", "mackey-glass", "-jobs", "0"}, "-jobs 0"},
+		{[]string{"-testbed", "mackey-glass", "-seeds", "x"}, `"x" is not a seed`},
+	} {
+		_, err := dw(t, append([]string{"select"}, tc.args...)...)
+		if err == nil || exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("select %v: %v (exit %d), want one line with %q and exit 2", tc.args, err, exitCode(err), tc.want)
+		}
+	}
+}
+
+// -plan lists the candidates and where each stands, training nothing.
+func TestSelectPlan(t *testing.T) {
+	runs := t.TempDir()
+	out, err := dw(t, "select", "-plan", "-profile", "quick", "-testbed", "mackey-glass,narma5", "-methods", "clip,tbptt", "-runs", runs, "-archive", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"quick/mackey-glass/clip-c0.1-K8-s0 ", "quick/mackey-glass/clip-K8-s0 ", "quick/narma5/tbptt-seg4-K8-s0 ", "10 runs", "10 not started"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+	if entries, _ := os.ReadDir(runs); len(entries) != 0 {
+		t.Errorf("-plan wrote %d entries under the runs directory", len(entries))
+	}
+}
