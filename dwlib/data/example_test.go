@@ -33,8 +33,8 @@ func ExampleNames() {
 	_, err := data.Load("mg", data.Options{})
 	fmt.Println(err)
 	// Output:
-	// [known-snr mackey-glass driven-mg narma5 ettm1 ettm2]
-	// data: unknown dataset "mg"; valid names: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2
+	// [known-snr mackey-glass driven-mg narma5 ettm1 ettm2 shear]
+	// data: unknown dataset "mg"; valid names: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2, shear
 }
 
 // The known-SNR oracle: the conditional mean A^k x and B resampled futures

@@ -50,6 +50,14 @@ type Options struct {
 	// reading them, so both settings share (and cannot corrupt) one file.
 	ScalarNorm bool
 
+	// FieldGrid, Subsample, SeqLen and SeqStride shape the field testbed (shear) and are refused
+	// by the others: the simulated grid's NX (ShearGridPaper 64, the default, or ShearGridCPU 32;
+	// NY = 2·NX), the spatial subsampling factor (1), and the cut of each trajectory into
+	// SeqLen-frame sequences (64) starting every SeqStride frames (16). For shear, NumTraj is the
+	// number of trajectories (40) and Length their frames (200). Only FieldGrid, Subsample,
+	// NumTraj, Length and GenSeed are in the cache key: the cut happens after reading.
+	FieldGrid, Subsample, SeqLen, SeqStride int
+
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).
 	ETTDir string
 
@@ -71,6 +79,7 @@ var registry = []entry{
 	{"narma5", loadNARMA},
 	{"ettm1", loadETT},
 	{"ettm2", loadETT},
+	{ShearName, loadShear},
 }
 
 // Names lists the dataset names accepted by [Load].
@@ -90,6 +99,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	for _, e := range registry {
 		if e.name == name {
+			if err := opt.checkFieldOptions(name); err != nil {
+				return nil, err
+			}
 			return e.load(name, opt)
 		}
 	}

@@ -16,6 +16,7 @@ const (
 	purposeNARMAInput
 	purposeSplit
 	purposeMGAuthorsHistory // appended last: earlier purposes keep their values
+	purposeShear            // the shear-flow trajectories' simulation seeds
 )
 
 // splitmix64 is the standard 64-bit finaliser; it decorrelates nearby keys.

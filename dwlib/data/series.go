@@ -71,6 +71,10 @@ type Dataset struct {
 	// SHA-256 (ETT: the CSV); nil for the generated testbeds, which their
 	// options determine. A run's identity includes them.
 	Files []FileDigest
+
+	// Field is the spatial layout of a field testbed's states (see [Field] and [FieldShape]);
+	// nil for the time-series testbeds.
+	Field *Field
 }
 
 // NewDataset validates raw splits, fits the normaliser on train only and
