@@ -54,8 +54,8 @@ type Options struct {
 	// by the others: the simulated grid's NX (ShearGridPaper 64, the default, or ShearGridCPU 32;
 	// NY = 2·NX), the spatial subsampling factor (1), and the cut of each trajectory into
 	// SeqLen-frame sequences (64) starting every SeqStride frames (16). For shear, NumTraj is the
-	// number of trajectories (40) and Length their frames (200). Only FieldGrid, Subsample,
-	// NumTraj, Length and GenSeed are in the cache key: the cut happens after reading.
+	// number of trajectories (40) and Length their frames (200). Only FieldGrid, NumTraj,
+	// Length and GenSeed are in the cache key: the subsampling and the cut happen after reading.
 	FieldGrid, Subsample, SeqLen, SeqStride int
 
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).

@@ -24,8 +24,9 @@ const (
 // (Sim.Frames frames each; Sim.Seed is ignored: trajectory i is simulated from a seed drawn from
 // (Seed, i)), every Subsample-th grid point kept in each direction.
 //
-// The sequence cut (SeqLen, SeqStride) is applied after the cache: the cache holds whole raw
-// trajectories, so different cuts share one file.
+// The subsampling and the sequence cut (SeqLen, SeqStride) are applied after the cache: the cache
+// holds whole raw trajectories on the simulated grid, so different subsamplings and cuts share one
+// file (and one simulation).
 type ShearDataConfig struct {
 	Sim       fields.ShearConfig
 	NumTraj   int
@@ -85,17 +86,18 @@ func (c ShearDataConfig) validate() error {
 	return nil
 }
 
-// cacheKey names the algorithm and every generation parameter (the sequence cut is not one).
+// cacheKey names the algorithm and every generation parameter (the subsampling and the sequence
+// cut are not generation parameters).
 func (c ShearDataConfig) cacheKey() string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	f, s := c.Sim.Flow, c.Sim
-	return fmt.Sprintf("gen=shear-ifrk4/v1;n=%d;frames=%d;nx=%d;ny=%d;lx=%s;ly=%s;re=%s;sc=%s;dt=%s;width=%s;amp=%s;modes=%d;spf=%d;sub=%d;seed=%d",
-		c.NumTraj, s.Frames, f.NX, f.NY, g(f.LX), g(f.LY), g(f.Re), g(f.Sc), g(f.DT), g(s.Width), g(s.Amp), s.Modes, s.StepsPerFrame, c.Subsample, c.Seed)
+	return fmt.Sprintf("gen=shear-ifrk4/v1;n=%d;frames=%d;nx=%d;ny=%d;lx=%s;ly=%s;re=%s;sc=%s;dt=%s;width=%s;amp=%s;modes=%d;spf=%d;seed=%d",
+		c.NumTraj, s.Frames, f.NX, f.NY, g(f.LX), g(f.LY), g(f.Re), g(f.Sc), g(f.DT), g(s.Width), g(s.Amp), s.Modes, s.StepsPerFrame, c.Seed)
 }
 
-// GenerateShear simulates the raw trajectories (one Series per trajectory, X[t] = frame t in the
-// Field layout, no drive), in parallel over trajectories; each depends on its index and the seed
-// only.
+// GenerateShear simulates the raw trajectories on the simulated grid (one Series per trajectory,
+// X[t] = frame t in the Field layout of Subsample 1, no drive), in parallel over trajectories;
+// each depends on its index and the seed only. Load subsamples them after the cache.
 func GenerateShear(c ShearDataConfig) ([]Series, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -110,7 +112,7 @@ func GenerateShear(c ShearDataConfig) ([]Series, error) {
 			errs[i] = fmt.Errorf("data: shear trajectory %d: %w", i, err)
 			return
 		}
-		out[i] = Series{X: subsampleFrames(frames, c.Sim.Flow.NX, c.Sim.Flow.NY, c.Subsample)}
+		out[i] = Series{X: frames}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -176,20 +178,23 @@ func FieldSplitCounts(n int) (train, val, test int, err error) {
 	return n - 2*val, val, val, nil
 }
 
-// FieldSplit assigns n trajectories to train/val/test by a permutation drawn from the
-// experimental seed (as RandomSplit, with the field counts). Sequences are cut within each
-// split's trajectories afterwards, so no sequence crosses a trajectory or a split.
-func FieldSplit(n int, seed uint64) (Split, error) {
+// FieldSplit is the fixed trajectory split of the field testbeds: the first train trajectories
+// for training, the next val for validation, the last test for testing. The paper uses The
+// Well's supplied partitions "without reshuffling trajectories", so the split does not depend on
+// the experimental seed (which still seeds the model, the windows and the probes); the
+// trajectories are independent draws, so a contiguous partition is as random as any. Sequences
+// are cut within each split's trajectories afterwards, so no sequence crosses a trajectory or a
+// split.
+func FieldSplit(n int) (Split, error) {
 	ntr, nva, _, err := FieldSplitCounts(n)
 	if err != nil {
 		return Split{}, err
 	}
-	perm := newStream(seed, purposeSplit).Perm(n)
-	s := Split{Train: slices.Clone(perm[:ntr]), Val: slices.Clone(perm[ntr : ntr+nva]), Test: slices.Clone(perm[ntr+nva:])}
-	slices.Sort(s.Train)
-	slices.Sort(s.Val)
-	slices.Sort(s.Test)
-	return s, nil
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return Split{Train: slices.Clone(idx[:ntr]), Val: slices.Clone(idx[ntr : ntr+nva]), Test: slices.Clone(idx[ntr+nva:])}, nil
 }
 
 // shearConfig is the generation that opt asks for.
@@ -233,8 +238,9 @@ func ShearField(opt Options) (Field, error) {
 	return c.Field(), nil
 }
 
-// loadShear builds the shear testbed: raw trajectories from the cache (or the simulator), a
-// trajectory-level split by the experimental seed, and the sequences cut within each split.
+// loadShear builds the shear testbed: raw trajectories from the cache (or the simulator), the
+// fixed trajectory-level split (FieldSplit: Options.Seed does not change it), and the sequences
+// cut within each split.
 //
 // The states keep their raw scale (the identity Normalizer): the paper applies "no extra
 // standardisation" to the fields, the rel-L2 loss is scale-free per sequence, and the spectral
@@ -261,7 +267,10 @@ func loadShear(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := FieldSplit(len(raw), opt.Seed)
+	for i := range raw {
+		raw[i].X = subsampleFrames(raw[i].X, c.Sim.Flow.NX, c.Sim.Flow.NY, c.Subsample)
+	}
+	sp, err := FieldSplit(len(raw))
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %w", name, err)
 	}

@@ -249,3 +249,32 @@ func TestShearProfiles(t *testing.T) {
 		t.Errorf("unet on mackey-glass: %v", err)
 	}
 }
+
+// TestShearConfigFile: a shear run's configuration, as dw config prints it, reads back strictly
+// (no U-Net field defaulted) and equal.
+func TestShearConfigFile(t *testing.T) {
+	for _, p := range FieldProfiles() {
+		c, err := Resolve(p, data.ShearName, "dw", 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "c.json")
+		if err := os.WriteFile(path, c.JSON(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadConfig(path)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if string(back.JSON()) != string(c.JSON()) {
+			t.Errorf("%s: read back\n%s\nwant\n%s", p, back.JSON(), c.JSON())
+		}
+		c.Model.Base = 0
+		if err := os.WriteFile(path, c.JSON(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadConfig(path); err == nil || !strings.Contains(err.Error(), "model.base") {
+			t.Errorf("%s: a base of 0: %v, want a refusal naming model.base", p, err)
+		}
+	}
+}
