@@ -20,6 +20,10 @@
 //   - "ettm1", "ettm2": the ETT 15-minute transformer records with calendar
 //     drive, read from the shared data directory (never copied into the
 //     project, never cached).
+//   - "shear": the spatial field testbed, two-dimensional shear flows simulated
+//     by dwlib/fields (tracer, pressure, u, v flattened channel-major, see
+//     [Field] and [FieldShape]), a fixed 32/4/4 trajectory split and 64-frame
+//     sequences with stride 16 within each split, kept at their raw scale.
 //
 // Any other time series comes in through the general CSV path, of which the
 // ETT testbeds are one configuration ([ETTSpec]): [LoadCSV] reads a file

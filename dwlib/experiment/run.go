@@ -381,6 +381,9 @@ func LoadBestModel(cfg RunConfig, opt Options) (*data.Dataset, train.Model, erro
 // its seed initialises, before any step (a diagnostic's reference point; nothing is read from the
 // run directory).
 func LoadInit(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
+	if cfg.isUNet() {
+		return nil, nil, &KindError{Run: cfg.Name(), Testbed: cfg.Testbed, Kind: cfg.Model.Kind, What: "LoadInit"}
+	}
 	return setup(cfg, opt, "LoadInit")
 }
 

@@ -220,7 +220,7 @@ func TestShearProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cpu.Train.K != 8 || cpu.Model.Height != 32 || cpu.Model.Width != 16 || cpu.Model.Base != 8 || cpu.Train.Segment != 2 {
+	if cpu.Train.K != 8 || cpu.Model.Height != 16 || cpu.Model.Width != 8 || cpu.Model.Base != 8 || cpu.Model.Depth != 2 || cpu.Train.Segment != 2 {
 		t.Errorf("shear-cpu: K %d, %d x %d, base %d, segment %d", cpu.Train.K, cpu.Model.Height, cpu.Model.Width, cpu.Model.Base, cpu.Train.Segment)
 	}
 
