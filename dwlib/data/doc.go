@@ -28,6 +28,10 @@
 //
 // The real iEEG and fMRI arrays, for users who have them, come in through a
 // JSON [Manifest] (Load("manifest:/path/m.json", opt)).
+//   - "shear": the spatial field testbed, two-dimensional shear flows simulated
+//     by dwlib/fields (tracer, pressure, u, v flattened channel-major, see
+//     [Field] and [FieldShape]), a fixed 32/4/4 trajectory split and 64-frame
+//     sequences with stride 16 within each split, kept at their raw scale.
 //
 // Any other time series comes in through the general CSV path, of which the
 // ETT testbeds are one configuration ([ETTSpec]): [LoadCSV] reads a file

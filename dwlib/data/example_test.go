@@ -33,8 +33,8 @@ func ExampleNames() {
 	_, err := data.Load("mg", data.Options{})
 	fmt.Println(err)
 	// Output:
-	// [known-snr mackey-glass driven-mg narma5 ettm1 ettm2 ieeg-synth fmri-synth]
-	// data: unknown dataset "mg" (or manifest:PATH for a JSON manifest of real data); valid names: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2, ieeg-synth, fmri-synth
+	// [known-snr mackey-glass driven-mg narma5 ettm1 ettm2 ieeg-synth fmri-synth shear]
+	// data: unknown dataset "mg" (or manifest:PATH for a JSON manifest of real data); valid names: known-snr, mackey-glass, driven-mg, narma5, ettm1, ettm2, ieeg-synth, fmri-synth, shear
 }
 
 // The known-SNR oracle: the conditional mean A^k x and B resampled futures

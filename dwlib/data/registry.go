@@ -56,6 +56,13 @@ type Options struct {
 	// the ieeg-synth participant (mixing and response; 0 is the first).
 	// One participant per dataset keeps StateDim fixed.
 	Channels, Participant int
+	// FieldGrid, Subsample, SeqLen and SeqStride shape the field testbed (shear) and are refused
+	// by the others: the simulated grid's NX (ShearGridPaper 64, the default, or ShearGridCPU 32;
+	// NY = 2·NX), the spatial subsampling factor (1), and the cut of each trajectory into
+	// SeqLen-frame sequences (64) starting every SeqStride frames (16). For shear, NumTraj is the
+	// number of trajectories (40) and Length their frames (200). Only FieldGrid, NumTraj,
+	// Length and GenSeed are in the cache key: the subsampling and the cut happen after reading.
+	FieldGrid, Subsample, SeqLen, SeqStride int
 
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).
 	ETTDir string
@@ -80,6 +87,7 @@ var registry = []entry{
 	{"ettm2", loadETT},
 	{"ieeg-synth", loadIEEGSynth},
 	{"fmri-synth", loadFMRISynth},
+	{ShearName, loadShear},
 }
 
 // Names lists the dataset names accepted by [Load].
@@ -101,6 +109,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 		if e.name == name {
 			if (opt.Channels != 0 || opt.Participant != 0) && name != "ieeg-synth" && name != "fmri-synth" {
 				return nil, fmt.Errorf("data: %s: Options.Channels (%d) and Participant (%d) apply to ieeg-synth, fmri-synth and manifests only", name, opt.Channels, opt.Participant)
+			}
+			if err := opt.checkFieldOptions(name); err != nil {
+				return nil, err
 			}
 			return e.load(name, opt)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"known-snr", "mackey-glass", "driven-mg", "narma5", "ettm1", "ettm2", "ieeg-synth", "fmri-synth"}
+	want := []string{"known-snr", "mackey-glass", "driven-mg", "narma5", "ettm1", "ettm2", "ieeg-synth", "fmri-synth", "shear"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}

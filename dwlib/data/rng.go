@@ -24,6 +24,7 @@ const (
 	purposeFMRIStimulus
 	purposeFMRIResponse
 	purposeFMRISubject
+	purposeShear // the shear-flow trajectories' simulation seeds
 )
 
 // splitmix64 is the standard 64-bit finaliser; it decorrelates nearby keys.

@@ -79,6 +79,9 @@ type Dataset struct {
 	// (dw -sampler prior-subject) needs it; elsewhere series are chunks or
 	// trajectories with no subject identity.
 	Subjects bool
+	// Field is the spatial layout of a field testbed's states (see [Field] and [FieldShape]);
+	// nil for the time-series testbeds.
+	Field *Field
 }
 
 // NewDataset validates raw splits, fits the normaliser on train only and

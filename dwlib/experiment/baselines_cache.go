@@ -39,9 +39,13 @@ type BaselineKey struct {
 	History    int `json:"history"`
 	H          int `json:"h"`
 	MaxOrigins int `json:"max_origins"`
-	// The ridge's validation grid (W larger than History is dropped by baseline.SelectRidge).
-	RidgeWindows []int     `json:"ridge_windows"`
-	RidgeLambdas []float64 `json:"ridge_lambdas"`
+	// The ridge's validation grid (W larger than History is dropped by baseline.SelectRidge); null
+	// for a field testbed, whose linear baseline is the Fourier AR with the grid FourierOrders ×
+	// FourierLambdas (orders above History dropped), absent for the time series.
+	RidgeWindows   []int     `json:"ridge_windows"`
+	RidgeLambdas   []float64 `json:"ridge_lambdas"`
+	FourierOrders  []int     `json:"fourier_orders,omitempty"`
+	FourierLambdas []float64 `json:"fourier_lambdas,omitempty"`
 	// DataSHA256 fingerprints the standardised train, validation and test units, so a change of
 	// the generator or the data files is noticed even when the options are unchanged.
 	DataSHA256 string `json:"data_sha256"`
@@ -54,10 +58,11 @@ func (k BaselineKey) Protocol() baseline.Protocol {
 
 // BaselineScore is one baseline's score in a BaselineSet.
 type BaselineScore struct {
-	Name   string `json:"name"`   // baseline.NameZero, NameDamped or NameRidge
+	Name   string `json:"name"`   // baseline.NameZero, NameDamped and NameRidge (a field: NameFourierAR)
 	Params string `json:"params"` // the fitted hyper-parameters in one line (baseline.Result.Params)
 	// Phi is the damping factor fitted on the training units (damped persistence); W, Lambda and
-	// Drive are the ridge's validation-selected lag order, strength and drive features.
+	// Drive are the ridge's validation-selected lag order, strength and drive features (the
+	// Fourier AR's order and relative ridge).
 	Phi    float64 `json:"phi,omitempty"`
 	W      int     `json:"w,omitempty"`
 	Lambda float64 `json:"lambda,omitempty"`
@@ -94,8 +99,23 @@ func (s *BaselineSet) Get(name string) (BaselineScore, bool) {
 // baselineNames is the order of baselines in a set and in the tables.
 var baselineNames = []string{baseline.NameZero, baseline.NameDamped, baseline.NameRidge}
 
-// BaselineNames lists the baselines in table order.
+// fieldBaselineNames is baselineNames of a field testbed: the full-state ridge AR is not attempted
+// on thousands of coordinates; the Fourier AR takes its place.
+var fieldBaselineNames = []string{baseline.NameZero, baseline.NameDamped, baseline.NameFourierAR}
+
+// BaselineNames lists the baselines in table order (the time-series testbeds').
 func BaselineNames() []string { return slices.Clone(baselineNames) }
+
+// BaselineNamesOf lists the baselines of a testbed in table order: zero, damped persistence and
+// the ridge AR, or for a field testbed (data.IsField) the Fourier AR instead of the ridge.
+func BaselineNamesOf(testbed string) []string { return slices.Clone(baselineNamesOf(testbed)) }
+
+func baselineNamesOf(testbed string) []string {
+	if data.IsField(testbed) {
+		return fieldBaselineNames
+	}
+	return baselineNames
+}
 
 // baselineGrid is the ridge grid the baselines are scored with, made explicit so the key records
 // it.
@@ -116,9 +136,14 @@ func BaselinesPath(cfg RunConfig, opt Options) (string, error) {
 // baselineKey is the key of cfg's baselines on ds.
 func baselineKey(cfg RunConfig, ds *data.Dataset) BaselineKey {
 	p, g := BaselineProtocol(cfg), baselineGrid()
-	return BaselineKey{Testbed: cfg.Testbed, Seed: cfg.Seed, Data: cfg.identity().Data,
+	k := BaselineKey{Testbed: cfg.Testbed, Seed: cfg.Seed, Data: cfg.identity().Data,
 		BurnIn: p.BurnIn, History: p.History, H: p.H, MaxOrigins: p.MaxOrigins,
 		RidgeWindows: g.Windows, RidgeLambdas: g.Lambdas, DataSHA256: datasetSHA256(ds)}
+	if _, ok := data.FieldShape(ds); ok {
+		k.RidgeWindows, k.RidgeLambdas = nil, nil
+		k.FourierOrders, k.FourierLambdas = slices.Clone(baseline.DefaultFourierOrders), slices.Clone(baseline.DefaultFourierLambdas)
+	}
+	return k
 }
 
 // ScoreBaselines loads cfg's data (LoadData) and scores the three baselines with baseline.Score
@@ -146,8 +171,13 @@ func loadBaselineKey(cfg RunConfig, opt Options) (BaselineKey, *data.Dataset, er
 }
 
 func scoreBaselines(key BaselineKey, ds *data.Dataset, start time.Time) (*BaselineSet, error) {
-	g := baseline.Grid{Windows: key.RidgeWindows, Lambdas: key.RidgeLambdas}
-	rs, err := baseline.Score(ds, key.Protocol(), g)
+	var rs []baseline.Result
+	var err error
+	if _, ok := data.FieldShape(ds); ok {
+		rs, err = baseline.ScoreField(ds, key.Protocol(), baseline.FourierGrid{Orders: key.FourierOrders, Lambdas: key.FourierLambdas})
+	} else {
+		rs, err = baseline.Score(ds, key.Protocol(), baseline.Grid{Windows: key.RidgeWindows, Lambdas: key.RidgeLambdas})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("experiment: baselines of %s seed %d: %w", key.Testbed, key.Seed, err)
 	}
@@ -259,15 +289,17 @@ func ReadBaselines(path string) (*BaselineSet, error) {
 	return &s, nil
 }
 
-// check verifies the set's shape: the three baselines in order, finite, one value per horizon.
+// check verifies the set's shape: the three baselines of its testbed in order, finite, one value
+// per horizon.
 func (s *BaselineSet) check() error {
-	if len(s.Scores) != len(baselineNames) {
-		return fmt.Errorf("%d baselines, want %d", len(s.Scores), len(baselineNames))
+	names := baselineNamesOf(s.Key.Testbed)
+	if len(s.Scores) != len(names) {
+		return fmt.Errorf("%d baselines, want %d", len(s.Scores), len(names))
 	}
 	for i, b := range s.Scores {
 		switch {
-		case b.Name != baselineNames[i]:
-			return fmt.Errorf("baseline %d is %q, want %q", i, b.Name, baselineNames[i])
+		case b.Name != names[i]:
+			return fmt.Errorf("baseline %d is %q, want %q", i, b.Name, names[i])
 		case !finite(b.Test.RelL2) || !finite(b.ValRelL2):
 			return fmt.Errorf("%s: test rel-L2 %v, validation %v", b.Name, b.Test.RelL2, b.ValRelL2)
 		case len(b.Test.PerHorizon) != s.Key.H:

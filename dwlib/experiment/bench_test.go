@@ -143,7 +143,7 @@ func newProfileSession(b *testing.B, profile, method string, epochs int) *profil
 	if err != nil {
 		b.Fatal(err)
 	}
-	ds, f, err := setup(cfg, Options{})
+	ds, f, err := setupModel(cfg, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

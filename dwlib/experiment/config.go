@@ -10,6 +10,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/prior"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -27,6 +28,13 @@ type DataConfig struct {
 	// the fmri-synth parcel count (0: 32); see data.Options.
 	Channels    int `json:"channels,omitempty"`
 	Participant int `json:"participant,omitempty"`
+	// The field testbed (shear; refused by the others, see data.Options): the simulated grid's NX
+	// (64 or 32), the spatial subsampling factor, and the frames per sequence (a unit: 64) and
+	// between sequence starts (16). NumTraj and Length are its trajectories (40) and frames (200).
+	FieldGrid int `json:"field_grid,omitempty"`
+	Subsample int `json:"subsample,omitempty"`
+	SeqLen    int `json:"seq_len,omitempty"`
+	SeqStride int `json:"seq_stride,omitempty"`
 	// CSV is the user's CSV data set that replaces a built-in testbed (nil for the testbeds); Length,
 	// when set, overrides its spec's unit length, as for ETT.
 	CSV *CSVData `json:"csv,omitempty"`
@@ -50,6 +58,18 @@ type ModelConfig struct {
 	Stem string `json:"stem,omitempty"`
 	Head string `json:"head,omitempty"`
 	Init string `json:"init,omitempty"`
+	// The U-Net (Kind "unet", model.UNetConfig; absent for the other kinds): the field layout
+	// Channels × Height × Width (the testbed's, data.FieldShape), the first level's width Base,
+	// the width factor per level Mult, the number of levels Depth and the frames each step reads
+	// (Frames, 2: the paper's two-frame input). Window is then the observed frames before an
+	// origin (at least Frames).
+	Channels int `json:"channels,omitempty"`
+	Height   int `json:"height,omitempty"`
+	Width    int `json:"width,omitempty"`
+	Base     int `json:"base,omitempty"`
+	Mult     int `json:"mult,omitempty"`
+	Depth    int `json:"depth,omitempty"`
+	Frames   int `json:"frames,omitempty"`
 }
 
 // RunConfig is everything that determines a run's numbers.
@@ -81,12 +101,13 @@ func Testbeds() []string { return data.Names() }
 
 // Name is the run's directory, relative to the runs root: profile/testbed/method-K<K>-s<seed>. For
 // a CSV data set the testbed is CSVData.Testbed, csv-<name>-<hash8>. A DW run with a DW-Prior
-// sampler (dwlib/prior) names it after the method, dw-prior-ar-K<K>-s<seed>, so that it does not
-// share a directory with the profile's DW-Generic run. A control run whose selected value differs
-// from the profile's (SelectControls) names it too, clip-c0.3-K32-s0 (controls.go).
+// sampler (dwlib/prior) or the spectral field prior names it after the method,
+// dw-prior-ar-K<K>-s<seed> or dw-spectral-K<K>-s<seed>, so that it does not share a directory with
+// the profile's DW-Generic run. A control run whose selected value differs from the profile's
+// (SelectControls) names it too, clip-c0.3-K32-s0 (controls.go).
 func (c RunConfig) Name() string {
 	method := c.Train.Method
-	if method == "dw" && prior.IsName(c.Train.Sampler) {
+	if method == "dw" && (prior.IsName(c.Train.Sampler) || c.Train.Sampler == noise.SpectralName) {
 		method += "-" + c.Train.Sampler
 	}
 	method += c.controlSuffix()
@@ -117,7 +138,8 @@ func (c RunConfig) JSON() []byte {
 func (c RunConfig) dataOptions() data.Options {
 	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale,
 		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm,
-		Channels: c.Data.Channels, Participant: c.Data.Participant}
+		Channels: c.Data.Channels, Participant: c.Data.Participant,
+		FieldGrid: c.Data.FieldGrid, Subsample: c.Data.Subsample, SeqLen: c.Data.SeqLen, SeqStride: c.Data.SeqStride}
 }
 
 // modelConfig completes the model configuration with the dataset's dimensions.
@@ -160,13 +182,17 @@ func defaultSizes(testbed string) (numTraj, length int) {
 	case testbed == "fmri-synth":
 		c := data.DefaultFMRISynthConfig()
 		return c.Subjects, c.Length
+	case data.IsField(testbed):
+		c := data.DefaultShearDataConfig()
+		return c.NumTraj, c.Sim.Frames
 	default:
 		c := data.DefaultMGConfig()
 		return c.NumTraj, c.Length
 	}
 }
 
-// unitLength is the length of the testbed's units under this configuration.
+// unitLength is the length of the testbed's units under this configuration: for the field
+// testbed a sequence (Data.SeqLen, default 64), not a trajectory.
 func (c RunConfig) unitLength() int {
 	if c.Testbed == "ieeg-synth" { // the movie is cut into chunks: the unit is a chunk
 		p, err := data.IEEGSplitPlan(c.Data.Length)
@@ -174,6 +200,12 @@ func (c RunConfig) unitLength() int {
 			return 0
 		}
 		return p.ChunkLen
+	}
+	if data.IsField(c.Testbed) && c.Data.CSV == nil {
+		if c.Data.SeqLen > 0 {
+			return c.Data.SeqLen
+		}
+		return data.DefaultShearDataConfig().SeqLen
 	}
 	if c.Data.Length > 0 {
 		return c.Data.Length
@@ -243,11 +275,10 @@ func (c RunConfig) Validate() error {
 	if err := c.Fit.Defaults().Validate(); err != nil {
 		return err
 	}
-	mc, err := c.modelConfig(1, 0)
-	if err != nil {
+	if err := c.validateModel(); err != nil {
 		return err
 	}
-	if err := mc.Defaults().Validate(); err != nil {
+	if err := c.validateSampler(); err != nil {
 		return err
 	}
 	if c.HEval != eval.HEval(c.Train.K) {

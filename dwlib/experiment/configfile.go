@@ -162,6 +162,9 @@ func checkExplicit(c RunConfig) error {
 	if c.Model.DType == "" {
 		return errors.New(`field "model.dtype" is empty; write "float32" or "float64"`)
 	}
+	if c.isUNet() {
+		return checkExplicitUNet(c)
+	}
 	mc, err := c.modelConfig(1, 0)
 	if err != nil {
 		return err
@@ -199,4 +202,23 @@ func defaultedError(field string, v, def any) error {
 	jv, _ := json.Marshal(v)
 	jd, _ := json.Marshal(def)
 	return fmt.Errorf("field %q is %s, which would run as the default %s: write the value you mean (%s is not a value of this field)", field, jv, jd, jv)
+}
+
+// checkExplicitUNet is checkExplicit's model part for the U-Net: the widths and frames it would
+// otherwise default.
+func checkExplicitUNet(c RunConfig) error {
+	u, err := c.unetConfig()
+	if err != nil {
+		return err
+	}
+	m := c.Model
+	for _, f := range []struct {
+		name   string
+		v, def int
+	}{{"frames", m.Frames, u.Frames}, {"base", m.Base, u.Base}, {"mult", m.Mult, u.Mult}, {"depth", m.Depth, u.Depth}, {"window", m.Window, u.Window}} {
+		if f.v != f.def {
+			return defaultedError("model."+f.name, f.v, f.def)
+		}
+	}
+	return nil
 }

@@ -23,13 +23,18 @@
 //     blocks, state 16, convolution 4 and expansion 2, trained for 10 epochs (paper: up to 100)
 //     at learning rate 2e-3 (paper: 1e-4) so that so few steps still train.
 //   - paper: the paper's settings (App. F.2), meant for a GPU through the XLA backend.
+//   - shear-cpu, shear-paper: the field testbed "shear" (dwlib/fields simulations) with the
+//     residual U-Net (ModelConfig.Kind "unet") and DW's spectral field prior; they run no other
+//     testbed and shear runs with no other profile (profile_shear.go). The diagnostics that need
+//     the Mamba forecaster refuse a U-Net run with a KindError.
 //
 // A user's own time series runs the same way: NewCSVData reads and fingerprints a CSV file (see
 // data.CSVSpec), ResolveCSV turns it into a RunConfig whose testbed is csv-<name>-<hash8> and
 // whose Data.CSV records the file's SHA-256 and the resolved spec; every later load of the data
 // checks the hash, so a run's directory can only ever hold results of one file's content.
 //
-// Seeds. The experimental seed s chooses the 28/6/6 split of the cached trajectories, the
+// Seeds. The experimental seed s chooses the 28/6/6 split of the cached trajectories (shear keeps
+// one fixed split, as the paper keeps The Well's partitions), the
 // initial parameters, the window sampling and the probe signs, so Full and DW with the same seed
 // start from the same model on the same split (the paper's matched seeds).
 //

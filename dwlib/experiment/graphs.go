@@ -12,7 +12,7 @@ import (
 // evaluation's (validation at the training context and horizon K, test at the test context and
 // HEval). It loads the run's data (for its dimensions) and returns the engine with the graphs.
 func Graphs(cfg RunConfig, opt Options) ([]train.GraphInfo, string, error) {
-	ds, f, err := setup(cfg, opt)
+	ds, f, err := setupModel(cfg, opt)
 	if err != nil {
 		return nil, "", err
 	}

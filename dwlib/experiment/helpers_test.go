@@ -44,7 +44,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if d, ok := shearCacheMade.Load().(string); ok {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }
 
 // helper starts the test binary as a helper process with the given environment; its stdout is

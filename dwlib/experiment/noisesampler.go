@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/prior"
 )
 
@@ -109,11 +110,25 @@ func finiteOr(x, v float64) float64 {
 //     units are subjects (data.Dataset.Subjects: fmri-synth, a manifest of subjects), refused
 //     elsewhere.
 //
-// Other samplers (noise.New builds them from their name) leave cfg as it is and give no record.
+// "spectral" (the field prior, noise.Spectral) gets its SpectralConfig from the dataset's field
+// layout (data.FieldShape), which noise.New cannot see either; it gives no record. Other samplers
+// (noise.New builds them from their name) leave cfg as it is and give no record.
 // The bank follows from the configuration, so it is not part of the run's JSON; a checkpoint
 // stores it in the controller's sampler state.
 func withNoiseSampler(cfg RunConfig, ds *data.Dataset) (RunConfig, *PriorRecord, error) {
 	if cfg.Train.Method != "dw" {
+		return cfg, nil, nil
+	}
+	if cfg.Train.Sampler == noise.SpectralName {
+		f, ok := data.FieldShape(ds)
+		if !ok {
+			return cfg, nil, fmt.Errorf("experiment: %s: the %q sampler needs a field testbed (%s); %s has no spatial layout", cfg.Name(), noise.SpectralName, data.ShearName, cfg.Testbed)
+		}
+		s, err := noise.NewSpectral(noise.SpectralConfig{Channels: f.Channels, Height: f.Height, Width: f.Width})
+		if err != nil {
+			return cfg, nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
+		}
+		cfg.Train.NoiseSampler = s
 		return cfg, nil, nil
 	}
 	name := cfg.Train.Sampler
@@ -255,4 +270,19 @@ func (g PriorGrid) override(o *PriorGrid) PriorGrid {
 		g.Orders = slices.Clone(o.Orders)
 	}
 	return g
+}
+
+// validateSampler refuses a DW noise sampler that cannot serve the testbed: the spectral field
+// prior on a time series (it has no spatial layout), and on a field the DW-Prior banks (a ridge
+// AR over the full state, not attempted on thousands of coordinates).
+func (c RunConfig) validateSampler() error {
+	field := data.IsField(c.Testbed) && c.Data.CSV == nil
+	switch {
+	case c.Train.Sampler == noise.SpectralName && !field:
+		return fmt.Errorf("experiment: sampler %q needs a field testbed (%s), not %s; use generic there", noise.SpectralName, data.ShearName, c.Testbed)
+	case field && c.Train.Method == "dw" && prior.IsName(c.Train.Sampler):
+		return fmt.Errorf("experiment: sampler %q is not offered on the field testbed %s (its predictors fit full-state or factor ARs, not attempted on thousands of coordinates); use %s or generic",
+			c.Train.Sampler, c.Testbed, noise.SpectralName)
+	}
+	return nil
 }

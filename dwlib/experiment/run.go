@@ -195,7 +195,7 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 		return nil, fmt.Errorf("experiment: %s: %w; resume it or force a fresh start", ckptPath, ErrExists)
 	}
 
-	ds, f, err := setup(cfg, opt)
+	ds, f, err := setupModel(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -338,17 +338,14 @@ func sameRun(r *Result, cfg RunConfig, opt Options, path string) error {
 	return nil
 }
 
-// setup loads the data and builds the (untrained) forecaster of a run.
-func setup(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
-	ds, err := LoadData(cfg, opt)
+// setup loads the data and builds the (untrained) forecaster of a run; a run of another model
+// kind (the U-Net of a field testbed) is refused with a *KindError naming what asked.
+func setup(cfg RunConfig, opt Options, what string) (*data.Dataset, *model.Forecaster, error) {
+	ds, m, err := setupModel(cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	mc, err := cfg.modelConfig(ds.StateDim, ds.DriveDim)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := model.New(mc)
+	f, err := forecasterOf(cfg, m, what)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -357,7 +354,23 @@ func setup(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error)
 
 // LoadBest returns the run's dataset and its forecaster with the minimum-validation parameters
 // (best.ckpt of the run directory, which must exist: run it first).
+//
+// It is the diagnostics' entry point and supports the Mamba/MLP forecaster only: a U-Net run is
+// refused with a *KindError (LoadBestModel loads any kind).
 func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
+	if cfg.isUNet() {
+		return nil, nil, &KindError{Run: cfg.Name(), Testbed: cfg.Testbed, Kind: cfg.Model.Kind, What: "LoadBest"}
+	}
+	ds, m, err := LoadBestModel(cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := forecasterOf(cfg, m, "LoadBest")
+	return ds, f, err
+}
+
+// LoadBestModel is LoadBest for a model of any kind (the U-Net included), as a train.Model.
+func LoadBestModel(cfg RunConfig, opt Options) (*data.Dataset, train.Model, error) {
 	dir, err := opt.Dir(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -369,7 +382,10 @@ func LoadBest(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 // its seed initialises, before any step (a diagnostic's reference point; nothing is read from the
 // run directory).
 func LoadInit(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
-	return setup(cfg, opt)
+	if cfg.isUNet() {
+		return nil, nil, &KindError{Run: cfg.Name(), Testbed: cfg.Testbed, Kind: cfg.Model.Kind, What: "LoadInit"}
+	}
+	return setup(cfg, opt, "LoadInit")
 }
 
 // LoadLast returns the run's dataset and its forecaster with the parameters of its last finished
@@ -380,11 +396,14 @@ func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	if err != nil {
 		return nil, nil, err
 	}
+	if cfg.isUNet() {
+		return nil, nil, &KindError{Run: cfg.Name(), Testbed: cfg.Testbed, Kind: cfg.Model.Kind, What: "LoadLast"}
+	}
 	bk, err := opt.backend()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, f, err := setup(cfg, opt)
+	ds, f, err := setup(cfg, opt, "LoadLast")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -424,8 +443,8 @@ func (opt Options) HasBest(cfg RunConfig) (bool, error) {
 // loadBestFrom loads best.ckpt of dir, which must be the best checkpoint of the run cfg describes
 // (its whole identity, data files included: the best parameters of another method, profile, seed
 // or data file are refused, naming both runs).
-func loadBestFrom(dir string, cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
-	ds, f, err := setup(cfg, opt)
+func loadBestFrom(dir string, cfg RunConfig, opt Options) (*data.Dataset, runModel, error) {
+	ds, f, err := setupModel(cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}

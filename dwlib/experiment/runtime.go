@@ -137,7 +137,7 @@ func TrainingClock(opt Options) EpochClock {
 		if err != nil {
 			return EpochTimes{}, err
 		}
-		ds, f, err := setup(cfg, opt)
+		ds, f, err := setupModel(cfg, opt)
 		if err != nil {
 			return EpochTimes{}, err
 		}

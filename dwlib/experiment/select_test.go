@@ -7,9 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
@@ -92,6 +94,9 @@ func slicesEqual(a, b []float64) bool {
 func TestControlNames(t *testing.T) {
 	for _, p := range Profiles() {
 		for _, tb := range Testbeds() {
+			if data.IsField(tb) != slices.Contains(FieldProfiles(), p) {
+				continue // a field testbed runs only with the field profiles, and they only with it
+			}
 			for _, m := range ControlMethods() {
 				def, err := Resolve(p, tb, m, 1, 0)
 				if err != nil {

@@ -171,13 +171,17 @@ func (s *BaselineSet) Matches(cfg RunConfig) bool {
 // bestBaseline returns the baseline with the lowest mean test rel-L2 over the runs rs, and that
 // mean, or "" when some run has no matching set.
 func bestBaseline(rs []*Result, sets []*BaselineSet) (string, float64) {
-	sums := make([]float64, len(baselineNames))
+	names := baselineNames
+	if len(rs) > 0 {
+		names = baselineNamesOf(rs[0].Config.Testbed)
+	}
+	sums := make([]float64, len(names))
 	for _, r := range rs {
 		i := slices.IndexFunc(sets, func(b *BaselineSet) bool { return b.Matches(r.Config) })
 		if i < 0 {
 			return "", 0
 		}
-		for j, name := range baselineNames {
+		for j, name := range names {
 			sc, ok := sets[i].Get(name)
 			if !ok {
 				return "", 0
@@ -186,7 +190,7 @@ func bestBaseline(rs []*Result, sets []*BaselineSet) (string, float64) {
 		}
 	}
 	j := slices.Index(sums, slices.Min(sums))
-	return baselineNames[j], sums[j]
+	return names[j], sums[j]
 }
 
 // SummarizeBaselines tabulates baseline sets: one row per testbed, protocol (and data options)
@@ -222,7 +226,7 @@ func SummarizeBaselines(sets []*BaselineSet) []BaselineRow {
 	}
 	var rows []BaselineRow
 	for _, g := range groups {
-		for _, name := range baselineNames {
+		for _, name := range baselineNamesOf(g.first.Key.Testbed) {
 			row := BaselineRow{Testbed: g.first.Key.Testbed, Name: name, Protocol: g.first.Key.Protocol(), Data: g.first.Key.Data}
 			for _, b := range g.sets {
 				sc, ok := b.Get(name)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 
 	"github.com/internal-dw/dwgo/dwlib/calib"
@@ -187,7 +188,7 @@ func (s *Session) Load(path string) error {
 	}
 	if s.tr.ctrl != nil {
 		// Validate on a scratch controller first: the real one is replaced only if all is well.
-		smp, err := noise.New(s.tr.ctrl.Sampler().Name())
+		smp, err := freshSampler(s.tr.ctrl.Sampler())
 		if err != nil {
 			return err
 		}
@@ -322,4 +323,21 @@ func Inspect(path string) (*CheckpointInfo, error) {
 		info.Variables = append(info.Variables, VariableInfo{Scope: v.Scope, Name: v.Name, DType: v.DType, Dims: v.Dims, Trainable: v.Trainable})
 	}
 	return info, nil
+}
+
+// freshSampler is an empty sampler of smp's kind for a checkpoint's JSON to fill: noise.New(name)
+// where the registry builds one without a configuration, else the zero value of smp's type. The
+// spectral sampler needs its field layout to be built, which noise.New cannot know, but its JSON
+// carries the layout and UnmarshalJSON rebuilds it.
+func freshSampler(smp noise.Sampler) (noise.Sampler, error) {
+	s, err := noise.New(smp.Name())
+	if err == nil {
+		return s, nil
+	}
+	if t := reflect.TypeOf(smp); t.Kind() == reflect.Pointer {
+		if z, ok := reflect.New(t.Elem()).Interface().(noise.Sampler); ok {
+			return z, nil
+		}
+	}
+	return nil, err
 }
