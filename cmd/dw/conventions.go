@@ -126,7 +126,7 @@ const minTestUnits = 3
 func runNotices(w io.Writer, cfgs []experiment.RunConfig, opt experiment.Options) {
 	quick, seen := false, map[string]bool{}
 	for _, c := range cfgs {
-		quick = quick || c.Profile == experiment.Quick
+		quick = quick || experiment.IsSmoke(c.Profile)
 		if c.Data.CSV == nil || seen[c.Testbed] {
 			continue
 		}
@@ -140,7 +140,7 @@ func runNotices(w io.Writer, cfgs []experiment.RunConfig, opt experiment.Options
 			"give a longer file, a larger test share (-split) or shorter units (-unit-len)\n", c.Data.CSV.Path, len(ds.Test), minTestUnits)
 	}
 	if quick {
-		fmt.Fprintln(w, "dw: the quick profile is a smoke run: it checks that everything runs, its numbers are not meaningful (-profile standard or paper-cpu for results)")
+		fmt.Fprintln(w, "dw: the quick profiles (quick, shear-quick) are smoke runs: they check that everything runs, their numbers are not meaningful (-profile standard, paper-cpu or shear-cpu for results)")
 	}
 }
 

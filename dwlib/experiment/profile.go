@@ -84,17 +84,18 @@ const (
 
 	ShearCPU   = "shear-cpu"
 	ShearPaper = "shear-paper"
+	ShearQuick = "shear-quick"
 )
 
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
 	return []string{Quick, Standard, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
-		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearCPU, ShearPaper}
+		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper}
 }
 
 // FieldProfiles lists the profiles of the field testbeds; they run no other testbed, and the
 // field testbeds run no other profile.
-func FieldProfiles() []string { return []string{ShearCPU, ShearPaper} }
+func FieldProfiles() []string { return []string{ShearQuick, ShearCPU, ShearPaper} }
 
 // PaperK is the paper's training horizon for a testbed (training-settings table).
 func PaperK(testbed string) int {
@@ -225,6 +226,10 @@ func resolveUnchecked(profile, testbed string, csv *CSVData, method string, seed
 	case ShearCPU:
 		shearPaper(&c)
 		shearCPU(&c)
+	case ShearQuick:
+		shearPaper(&c)
+		shearCPU(&c)
+		shearQuick(&c)
 	}
 	if K > 0 {
 		// A TBPTT segment chosen for the profile's K keeps its fraction of the rollout.

@@ -69,3 +69,20 @@ func shearCPU(c *RunConfig) {
 	c.Fit.Epochs, c.Fit.Patience = 40, 20
 	c.EvalOrigins = 8
 }
+
+// shearQuick is the smoke-test size of shear-cpu, what the quick profile is to the others (a
+// notebook's quick run, CI): 5 trajectories (3/1/1) of 16 frames of the same 32 × 64 simulation
+// subsampled by 4, 8-frame sequences with stride 4, a U-Net of width 4, K = 4, two epochs. It
+// exercises every piece in seconds; its numbers mean nothing.
+func shearQuick(c *RunConfig) {
+	c.Data = DataConfig{NumTraj: 5, Length: 16, FieldGrid: data.ShearGridCPU, Subsample: 4, SeqLen: 8, SeqStride: 4}
+	c.Model.Base = 4
+	c.Train.Segment = scaleSegment(c.Train.Segment, c.Train.K, 4)
+	c.Train.K, c.Train.BatchSize, c.Train.Warmup, c.Train.Period = 4, 2, 1, 1
+	c.Fit.Epochs, c.Fit.ValOrigins, c.Fit.EvalBatch = 2, 2, 4
+	c.EvalOrigins = 2
+}
+
+// IsSmoke reports whether a profile is a smoke test (quick, shear-quick): it checks that every
+// piece runs, in seconds, and its numbers are not results.
+func IsSmoke(profile string) bool { return profile == Quick || profile == ShearQuick }

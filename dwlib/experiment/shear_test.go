@@ -224,6 +224,16 @@ func TestShearProfiles(t *testing.T) {
 		t.Errorf("shear-cpu: K %d, %d x %d, base %d, segment %d", cpu.Train.K, cpu.Model.Height, cpu.Model.Width, cpu.Model.Base, cpu.Train.Segment)
 	}
 
+	// shear-quick is shear-cpu's smoke size: the same grid and model family, far less of each.
+	q, err := Resolve(ShearQuick, "shear", "dw", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !IsSmoke(ShearQuick) || IsSmoke(ShearCPU) || q.Train.K != 4 || q.Data.NumTraj != 5 || q.Fit.Epochs != 2 ||
+		q.Model.Height != cpu.Model.Height || q.Model.Width != cpu.Model.Width || q.Model.Base >= cpu.Model.Base || q.Train.Sampler != noise.SpectralName {
+		t.Errorf("shear-quick: K %d, %d trajectories, %d epochs, %d x %d, base %d, sampler %q", q.Train.K, q.Data.NumTraj, q.Fit.Epochs, q.Model.Height, q.Model.Width, q.Model.Base, q.Train.Sampler)
+	}
+
 	// The spectral sampler on a time series, the DW-Prior banks and a Mamba on a field.
 	mg, err := Resolve(Quick, "mackey-glass", "dw", 0, 0)
 	if err != nil {

@@ -294,7 +294,7 @@ const paperPairedNote = "paper DW − Full, paper DW vs Full: the paper's Mamba-
 // comparableToPaper is false for quick-profile runs: smoke tests of a few seconds at a shortened
 // horizon, whose numbers printed beside the paper's would invite a comparison they cannot bear.
 func comparableToPaper(rs []*Result) bool {
-	return !slices.ContainsFunc(rs, func(r *Result) bool { return r.Config.Profile == Quick })
+	return !slices.ContainsFunc(rs, func(r *Result) bool { return IsSmoke(r.Config.Profile) })
 }
 
 // Markdown renders the summary as Markdown: the method table, the paired DW − Full table, and
