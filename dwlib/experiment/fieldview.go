@@ -27,8 +27,8 @@ func (f FieldForecast) Residual(h int) []float64 {
 }
 
 // FieldForecasts forecasts the test split of a finished field run (shear) from its best
-// checkpoint, H steps ahead at most perUnit origins per test unit, with the run's own evaluation
-// geometry (the origins of eq. (8)), and returns the field layout with truth and forecast per
+// checkpoint, H steps ahead at most perUnit origins per test unit (0: the run's EvalOrigins, those
+// of its test score), with the run's own evaluation geometry (the origins of eq. (8)), and returns the field layout with truth and forecast per
 // window. It is what a notebook draws as truth | forecast | error.
 func FieldForecasts(cfg RunConfig, opt Options, H, perUnit int) (data.Field, []FieldForecast, error) {
 	if !data.IsField(cfg.Testbed) {
@@ -46,6 +46,9 @@ func FieldForecasts(cfg RunConfig, opt Options, H, perUnit int) (data.Field, []F
 	p, err := train.NewPredictor(bk, m, cfg.Fit.EvalBatch)
 	if err != nil {
 		return f, nil, err
+	}
+	if perUnit <= 0 {
+		perUnit = cfg.EvalOrigins
 	}
 	units := train.Units(ds.Test, cfg.EvalBurnIn)
 	var out []FieldForecast

@@ -324,7 +324,7 @@ func (s Summary) Markdown() string {
 		b.WriteString("\n")
 	}
 	if ratio {
-		b.WriteString("\nvs best baseline: the method's mean test rel-L2 divided by that of the best (lowest on test, a conservative bar) of the zero, damped-persistence and ridge-AR baselines on the same seeds and protocol; below 1, the model beats every baseline.\n")
+		b.WriteString("\nvs best baseline: the method's mean test rel-L2 divided by that of the best (lowest on test, a conservative bar) of the baselines below (zero, damped persistence, and ridge AR on series or Fourier AR on fields) on the same seeds and protocol; below 1, the model beats every baseline.\n")
 	}
 	if len(s.Paired) > 0 {
 		b.WriteString("\n| testbed | difference | pairs | mean | 95% interval | change | paper DW − Full [95%] | paper DW vs Full |\n|---|---|---|---|---|---|---|---|\n")
