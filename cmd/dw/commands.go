@@ -329,7 +329,7 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 	pluralFlag(fs, &g.seeds, "seeds", defaultSeeds, seedsHelp)
 	fs.StringVar(&g.ks, "K", "", "comma-separated training horizons (grid; default: the profile's K)")
 	fs.StringVar(&g.name, "label", "", "name of the saved table: <results>/<profile>-<label>.md (default: the preset, or \"grid\")")
-	fs.StringVar(&g.sampler, "sampler", "", "DW noise sampler of the dw runs: "+strings.Join(noise.Names(), ", ")+" (default: the profile's); "+
+	fs.StringVar(&g.sampler, "sampler", "", "DW noise sampler of the dw runs: "+strings.Join(noise.Names(), ", ")+" (default: the profile's), or a comma-separated list (generic,prior-ar: each dw job once per sampler, side by side in the table); "+
 		"dw sweep also takes choose:S1,S2,... (e.g. choose:generic,prior-ar): seed 0 runs with each, the lowest best validation loss wins, "+
 		"every seed runs with the winner, and the choice is written to <runs>/<profile>/<testbed>/dw-variant-K<K>.json")
 }
@@ -354,13 +354,26 @@ func (g *gridFlags) withSampler(jobs []experiment.Job) ([]experiment.Job, error)
 		}
 		return nil, err
 	}
-	if !slices.Contains(noise.Names(), g.sampler) {
-		return nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", g.sampler, strings.Join(noise.Names(), ", "))}
+	// A list (-sampler generic,prior-ar) runs or tabulates each dw job once per sampler, so that
+	// DW-Generic and DW-Prior sit in one table; the other methods' jobs stay as they are.
+	samplers := strings.Split(g.sampler, ",")
+	for _, sm := range samplers {
+		if !slices.Contains(noise.Names(), sm) {
+			return nil, usageError{fmt.Errorf("-sampler %q: valid samplers are %s", sm, strings.Join(noise.Names(), ", "))}
+		}
 	}
-	for i := range jobs {
-		jobs[i].Sampler = g.sampler
+	var out []experiment.Job
+	for _, j := range jobs {
+		if j.Method != "dw" {
+			out = append(out, j)
+			continue
+		}
+		for _, sm := range samplers {
+			j.Sampler = sm
+			out = append(out, j)
+		}
 	}
-	return jobs, nil
+	return out, nil
 }
 
 // finish applies -sampler (unless it asks for a choice) and -channels/-participant.

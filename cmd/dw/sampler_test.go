@@ -100,3 +100,24 @@ func TestChannelsFlag(t *testing.T) {
 		t.Errorf("mackey-glass -channels 80: %v", err)
 	}
 }
+
+// -sampler generic,prior-ar puts each dw job in once per sampler (DW-Generic and DW-Prior in one
+// plan and one table); the other methods' jobs are not repeated; an unknown name in the list is a
+// usage error naming it.
+func TestSamplerList(t *testing.T) {
+	out, err := dw(t, "sweep", "-plan", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "full,dw", "-seeds", "0,1", "-K", "4",
+		"-sampler", "generic,prior-ar", "-runs", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"full-K4-s0", "full-K4-s1", "dw-K4-s0", "dw-K4-s1", "dw-prior-ar-K4-s0", "dw-prior-ar-K4-s1"} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("the plan should list %s once:\n%s", want, out)
+		}
+	}
+	_, err = dw(t, "sweep", "-plan", "-profile", "quick", "-testbeds", "mackey-glass", "-methods", "dw", "-sampler", "generic,nope", "-runs", t.TempDir())
+	var ue usageError
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !errors.As(err, &ue) {
+		t.Errorf("-sampler generic,nope: %v, want a usage error naming nope", err)
+	}
+}
