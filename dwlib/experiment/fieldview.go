@@ -63,12 +63,15 @@ func FieldForecasts(cfg RunConfig, opt Options, H, perUnit int) (data.Field, []F
 			out = append(out, FieldForecast{Unit: u, Origin: o, Truth: unit.X[o : o+H]})
 		}
 	}
-	preds, err := p.ForecastBatch(ws, H)
-	if err != nil {
-		return f, nil, err
-	}
-	for i := range out {
-		out[i].Forecast = preds[i]
+	for lo := 0; lo < len(ws); lo += p.MaxBatch() { // the predictor takes at most MaxBatch windows a call
+		hi := min(lo+p.MaxBatch(), len(ws))
+		preds, err := p.ForecastBatch(ws[lo:hi], H)
+		if err != nil {
+			return f, nil, err
+		}
+		for i, pr := range preds {
+			out[lo+i].Forecast = pr
+		}
 	}
 	return f, out, nil
 }

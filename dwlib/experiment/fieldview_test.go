@@ -14,11 +14,12 @@ import (
 func TestFieldForecasts(t *testing.T) {
 	opt := shearOptions(t)
 	cfg := tinyShearRun(t, "full")
+	cfg.Fit.EvalBatch = 1 // one window per predictor call: FieldForecasts must cut its windows into calls
 	if _, err := Run(cfg, opt); err != nil {
 		t.Fatal(err)
 	}
 	const H = 3
-	f, fcs, err := FieldForecasts(cfg, opt, H, 2)
+	f, fcs, err := FieldForecasts(cfg, opt, H, 0) // the run's origins: more windows than one predictor call takes
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestFieldForecasts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fcs) == 0 || f.Dim() != ds.StateDim {
+	if len(fcs) <= cfg.Fit.EvalBatch || f.Dim() != ds.StateDim {
 		t.Fatalf("%d forecasts, field %+v for state dimension %d", len(fcs), f, ds.StateDim)
 	}
 	for _, fc := range fcs {
