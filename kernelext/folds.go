@@ -56,8 +56,9 @@ func FoldChart(title string, folds []prior.TimeFold, lengths []int) (*plot.Plot,
 	}
 	p.Legend.Top = true
 	p.X.Min, p.X.Max = 0, float64(n)
-	p.Y.Min, p.Y.Max = 0.4, float64(len(folds))+1.2 // room for the legend above the last fold
+	p.Y.Min, p.Y.Max = 0.4, float64(len(folds))+2 // room for the legend above the last fold
 	p.Y.Tick.Marker = plot.ConstantTicks(foldTicks(len(folds)))
+	p.X.Tick.Marker = IntegerTicks{}
 	return p, nil
 }
 
