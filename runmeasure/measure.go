@@ -6,6 +6,7 @@ import (
 
 	"github.com/internal-dw/dwgo/dwlib/appdiag"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/kernelext/runcache"
 )
@@ -134,6 +135,11 @@ func NoiseResponseOfIn(c *runcache.Cache, cfg experiment.RunConfig, split appdia
 	res, ck, err := bestOf(cfg, opt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if ncfg.Sampler == "" && cfg.Train.Sampler == noise.SpectralName {
+		// A field run's DW calibrates with the field prior, not DW-Generic (the default); the
+		// prior's layout is the run's data's, so the key need not name it.
+		ncfg.Sampler = noise.SpectralName
 	}
 	ncfg = ncfg.Defaults()
 	if err := ncfg.Validate(); err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/data"
-	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -143,7 +142,7 @@ func (a *Attribution) FractionAbove(x []float64) float64 {
 // NoiseAttribution measures Attribution at f's frozen parameters on Windows training windows drawn
 // uniformly (unit, then origin) from units with cfg.Seed, rolled out with geometry g; detach
 // follows the run's DetachContext. rep (may be nil) sees one step per probe.
-func NoiseAttribution(bk compute.Backend, f *model.Forecaster, units []data.Series, g train.Geometry, detach bool, cfg AttributionConfig, rep progress.Reporter) (*Attribution, error) {
+func NoiseAttribution(bk compute.Backend, f train.Model, units []data.Series, g train.Geometry, detach bool, cfg AttributionConfig, rep progress.Reporter) (*Attribution, error) {
 	start := time.Now()
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {

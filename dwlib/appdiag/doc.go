@@ -14,6 +14,11 @@
 //     the route probes of dwlib/route) on every batch, and report the mean identity gain α and
 //     nonlinear gain m it converges to.
 //
+// Every diagnostic works on any train.Model (the Mamba/MLP forecaster of the time-series testbeds,
+// the U-Net of the field testbed shear): it needs only the model's store and routed rollout; the
+// ...OfRun functions load a run of any kind (experiment.LoadBestModel, LoadInitModel,
+// LoadLastModel).
+//
 // Every random draw (pairs, coordinate sample, added noise, probe signs) comes from an explicit
 // seed. Where the paper's text and the authors' released code differ, both are options and the
 // code is the default; docs/paper-vs-code.md, section "Application diagnostics", lists each

@@ -15,18 +15,19 @@ import (
 
 // Model is what the gradient probe differentiates: a store whose trainable variables under
 // model.ModelScope are the parameters, and a closed-loop rollout returning the K per-step
-// predictions, each [N, D]. *Forecaster adapts a dwlib/model forecaster; tests plug in models
-// whose per-step gradients are known in closed form.
+// predictions, each [N, D]. Forecaster adapts any train.Model (the Mamba/MLP forecaster, the
+// U-Net of a field testbed); tests plug in models whose per-step gradients are known in closed form.
 type Model interface {
 	Store() *mlmodel.Store
 	Predictions(in model.Inputs, K int) []*Node
 }
 
-// Forecaster adapts a model.Forecaster to Model: its rollout with every route open (plain
-// residual merges, i.e. full BPTT, as the authors' probe forces "fully open"), and the run's
-// DetachContext (the authors' probe, like their training, runs the context without gradient).
+// Forecaster adapts a train.Model (a *model.Forecaster, a *model.UNet, ...) to Model: its rollout
+// with every route open (plain residual merges, i.e. full BPTT, as the authors' probe forces
+// "fully open"), and the run's DetachContext (the authors' probe, like their training, runs the
+// context without gradient).
 type Forecaster struct {
-	F             *model.Forecaster
+	F             train.Model
 	DetachContext bool
 }
 

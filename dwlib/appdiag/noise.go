@@ -48,7 +48,10 @@ type NoiseConfig struct {
 	StartFraction float64   // relative start of every window (0: the earliest origin, as the authors' t0 = burn-in)
 	RouteEMA      float64   // route-moment EMA a (calib.DefaultRouteEMA)
 	Sampler       string    // noise sampler, a dwlib/noise name ("generic": DW-Generic)
-	Seed          uint64    // added noise and probe signs; every level uses the same streams
+	// SamplerConfig configures Sampler where it needs one (the field prior "spectral": the
+	// field's layout, noise.SpectralConfig); nil for the samplers that need none.
+	SamplerConfig noise.Config `json:",omitempty"`
+	Seed          uint64       // added noise and probe signs; every level uses the same streams
 }
 
 // Defaults returns c with zero fields set.
@@ -133,7 +136,7 @@ type prober interface {
 // committed state, the controller folds the route moments into its EMAs and solves, the sampler
 // stages the residuals, and both commit. The first batch only fills the sampler. detach follows
 // the run's DetachContext. rep (may be nil) sees one step per batch.
-func GainResponse(bk compute.Backend, f *model.Forecaster, units []data.Series, g train.Geometry, detach bool, cfg NoiseConfig, rep progress.Reporter) (*NoiseResponse, error) {
+func GainResponse(bk compute.Backend, f train.Model, units []data.Series, g train.Geometry, detach bool, cfg NoiseConfig, rep progress.Reporter) (*NoiseResponse, error) {
 	start := time.Now()
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
@@ -236,7 +239,7 @@ func level(pr prober, pred, target []float64, N, K, D, L int, ratio float64, rms
 			lv.Sigma[k] = rms[k] / ratio
 		}
 	}
-	sampler, err := noise.New(cfg.Sampler)
+	sampler, err := noise.New(cfg.Sampler, cfg.SamplerConfig)
 	if err != nil {
 		return lv, err
 	}
@@ -418,9 +421,9 @@ func LayerMeans(g []float64, K, L int) (alpha, m []float64) {
 	return alpha, m
 }
 
-// graphProber runs the probes through the forecaster's routed rollout graph.
+// graphProber runs the probes through the model's routed rollout graph.
 type graphProber struct {
-	f    *model.Forecaster
+	f    train.Model
 	b    *train.Batch
 	dt   dtypes.DType
 	exec *mlmodel.Exec
@@ -428,7 +431,7 @@ type graphProber struct {
 }
 
 // probeBatch builds the batch of picks, its probe graph and the frozen predictions ([N][K][D]).
-func probeBatch(bk compute.Backend, f *model.Forecaster, units []data.Series, picks []train.Pick, g train.Geometry, detach bool) (*train.Batch, *graphProber, []float64, error) {
+func probeBatch(bk compute.Backend, f train.Model, units []data.Series, picks []train.Pick, g train.Geometry, detach bool) (*train.Batch, *graphProber, []float64, error) {
 	b, err := train.MakeBatch(units, picks, g)
 	if err != nil {
 		return nil, nil, nil, err
@@ -444,10 +447,9 @@ func probeBatch(bk compute.Backend, f *model.Forecaster, units []data.Series, pi
 	return b, pr, pred, nil
 }
 
-func newGraphProber(bk compute.Backend, f *model.Forecaster, b *train.Batch, detach bool) (*graphProber, error) {
-	mc := f.Config()
+func newGraphProber(bk compute.Backend, f train.Model, b *train.Batch, detach bool) (*graphProber, error) {
 	K, L := b.K, f.NumLayers()
-	p := &graphProber{f: f, b: b, dt: mc.DType}
+	p := &graphProber{f: f, b: b, dt: f.Spec().DType}
 	exec, err := model.NewLiveExec(bk, f.Store(), func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, eps, gains := in[0], in[1], in[2], in[3]
 		var drive *Node

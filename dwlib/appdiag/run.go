@@ -8,7 +8,7 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
-	"github.com/internal-dw/dwgo/dwlib/model"
+	"github.com/internal-dw/dwgo/dwlib/noise"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -23,7 +23,7 @@ func Geometry(cfg experiment.RunConfig) train.Geometry {
 // it must have finished), on the run's training and test splits, in its training geometry and with
 // its DetachContext (the authors use a Full BPTT checkpoint of seed 0).
 func UtilityOfRun(cfg experiment.RunConfig, opt experiment.Options, ucfg UtilityConfig, rep progress.Reporter) (*UtilityResult, error) {
-	ds, f, err := experiment.LoadBest(cfg, opt)
+	ds, f, err := experiment.LoadBestModel(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +73,10 @@ func (s NoiseSplit) units(ds *data.Dataset) ([]data.Series, error) {
 // NoiseResponseOfRun measures GainResponse at the best checkpoint of the run cfg (the authors use
 // the Internal-DW checkpoint of seed 0; only its forecasting parameters matter, the controller
 // starts afresh) on the units of split, in the run's training geometry; cfg's sampler is used
-// unless ncfg names one.
+// unless ncfg names one. The field prior (noise.SpectralName) is given the field's layout unless
+// ncfg.SamplerConfig sets it.
 func NoiseResponseOfRun(cfg experiment.RunConfig, opt experiment.Options, split NoiseSplit, ncfg NoiseConfig, rep progress.Reporter) (*NoiseResponse, error) {
-	ds, f, err := experiment.LoadBest(cfg, opt)
+	ds, f, err := experiment.LoadBestModel(cfg, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +91,13 @@ func NoiseResponseOfRun(cfg experiment.RunConfig, opt experiment.Options, split 
 	if ncfg.Sampler == "" {
 		ncfg.Sampler = cfg.Train.Sampler
 	}
+	if ncfg.Sampler == noise.SpectralName && ncfg.SamplerConfig == nil {
+		fs, ok := data.FieldShape(ds)
+		if !ok {
+			return nil, fmt.Errorf("appdiag: the %q sampler needs a field testbed; %s has no spatial layout", noise.SpectralName, cfg.Testbed)
+		}
+		ncfg.SamplerConfig = noise.SpectralConfig{Channels: fs.Channels, Height: fs.Height, Width: fs.Width}
+	}
 	return GainResponse(bk, f, units, Geometry(cfg), cfg.Train.DetachContext, ncfg, rep)
 }
 
@@ -102,10 +110,10 @@ const (
 	AtLast Checkpoint = "last" // the last finished epoch (last.ckpt), where the result's final controller state was measured
 )
 
-// loadAt returns the run's dataset, its forecaster at the parameters at, and the backend.
-func loadAt(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint) (*data.Dataset, *model.Forecaster, compute.Backend, error) {
-	load := map[Checkpoint]func(experiment.RunConfig, experiment.Options) (*data.Dataset, *model.Forecaster, error){
-		AtBest: experiment.LoadBest, AtLast: experiment.LoadLast, AtInit: experiment.LoadInit}[at]
+// loadAt returns the run's dataset, its model (of any kind) at the parameters at, and the backend.
+func loadAt(cfg experiment.RunConfig, opt experiment.Options, at Checkpoint) (*data.Dataset, train.Model, compute.Backend, error) {
+	load := map[Checkpoint]func(experiment.RunConfig, experiment.Options) (*data.Dataset, train.Model, error){
+		AtBest: experiment.LoadBestModel, AtLast: experiment.LoadLastModel, AtInit: experiment.LoadInitModel}[at]
 	if load == nil {
 		return nil, nil, nil, fmt.Errorf("appdiag: checkpoint %q, want %q, %q or %q", at, AtBest, AtLast, AtInit)
 	}

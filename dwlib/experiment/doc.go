@@ -25,8 +25,9 @@
 //   - paper: the paper's settings (App. F.2), meant for a GPU through the XLA backend.
 //   - shear-cpu, shear-paper: the field testbed "shear" (dwlib/fields simulations) with the
 //     residual U-Net (ModelConfig.Kind "unet") and DW's spectral field prior; they run no other
-//     testbed and shear runs with no other profile (profile_shear.go). The diagnostics that need
-//     the Mamba forecaster refuse a U-Net run with a KindError.
+//     testbed and shear runs with no other profile (profile_shear.go). The loaders that return
+//     the Mamba forecaster (LoadBest, LoadInit, LoadLast) refuse a U-Net run with a KindError;
+//     LoadBestModel, LoadInitModel and LoadLastModel load a run of any kind as a train.Model.
 //
 // A user's own time series runs the same way: NewCSVData reads and fingerprints a CSV file (see
 // data.CSVSpec), ResolveCSV turns it into a RunConfig whose testbed is csv-<name>-<hash8> and

@@ -388,22 +388,40 @@ func LoadInit(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	return setup(cfg, opt, "LoadInit")
 }
 
+// LoadInitModel is LoadInit for a model of any kind (the U-Net included), as a train.Model.
+func LoadInitModel(cfg RunConfig, opt Options) (*data.Dataset, train.Model, error) {
+	return setupModel(cfg, opt)
+}
+
 // LoadLast returns the run's dataset and its forecaster with the parameters of its last finished
 // epoch (last.ckpt of the run directory, verified as the run's own): where training stopped, and
 // where the final controller state a result records was measured.
 func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, error) {
-	dir, err := opt.Dir(cfg)
-	if err != nil {
+	if _, err := opt.Dir(cfg); err != nil {
 		return nil, nil, err
 	}
 	if cfg.isUNet() {
 		return nil, nil, &KindError{Run: cfg.Name(), Testbed: cfg.Testbed, Kind: cfg.Model.Kind, What: "LoadLast"}
 	}
+	ds, m, err := LoadLastModel(cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := forecasterOf(cfg, m, "LoadLast")
+	return ds, f, err
+}
+
+// LoadLastModel is LoadLast for a model of any kind (the U-Net included), as a train.Model.
+func LoadLastModel(cfg RunConfig, opt Options) (*data.Dataset, train.Model, error) {
+	dir, err := opt.Dir(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
 	bk, err := opt.backend()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, f, err := setup(cfg, opt, "LoadLast")
+	ds, m, err := setupModel(cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -412,14 +430,14 @@ func LoadLast(cfg RunConfig, opt Options) (*data.Dataset, *model.Forecaster, err
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := train.NewSession(bk, f, tcfg.Train, cfg.Fit, ds.Train, ds.Val, id)
+	s, err := train.NewSession(bk, m, tcfg.Train, cfg.Fit, ds.Train, ds.Val, id)
 	if err != nil {
 		return nil, nil, fmt.Errorf("experiment: %s: %w", cfg.Name(), err)
 	}
 	if err := s.Load(filepath.Join(dir, CheckpointFile)); err != nil {
 		return nil, nil, explainIdentity(err, cfg, id)
 	}
-	return ds, f, nil
+	return ds, m, nil
 }
 
 // HasBest says whether the run directory of cfg holds its best parameters (best.ckpt), which

@@ -14,7 +14,9 @@ import (
 	"github.com/internal-dw/dwgo/dwlib/baseline"
 	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
+	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
+	"github.com/internal-dw/dwgo/dwlib/train"
 )
 
 // tinyShearRun is shear-cpu for method at the size of a test: 5 trajectories (3/1/1) of 10 frames
@@ -119,7 +121,8 @@ func TestShearEveryMethod(t *testing.T) {
 }
 
 // TestShearKindErrors: the diagnostics' loaders, which need the Mamba forecaster, refuse a shear
-// run with a KindError naming the run, the testbed and the kind; LoadBestModel loads it.
+// run with a KindError naming the run, the testbed and the kind; LoadBestModel, LoadInitModel and
+// LoadLastModel load it.
 func TestShearKindErrors(t *testing.T) {
 	c := tinyShearRun(t, "full")
 	opt := shearOptions(t)
@@ -140,6 +143,17 @@ func TestShearKindErrors(t *testing.T) {
 	ds, m, err := LoadBestModel(c, opt)
 	if err != nil || m.Spec().StateDim != ds.StateDim {
 		t.Fatalf("LoadBestModel: %v", err)
+	}
+	for name, load := range map[string]func(RunConfig, Options) (*data.Dataset, train.Model, error){
+		"LoadInitModel": LoadInitModel, "LoadLastModel": LoadLastModel,
+	} {
+		ds, m, err := load(c, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, ok := m.(*model.UNet); !ok || m.Spec().StateDim != ds.StateDim {
+			t.Errorf("%s: %T of state dimension %d, want the U-Net of %d", name, m, m.Spec().StateDim, ds.StateDim)
+		}
 	}
 	if _, _, err := EvaluateRun(mustDir(t, opt, c), 0, 0, opt); err != nil {
 		t.Errorf("EvaluateRun on a shear run: %v", err)
