@@ -57,8 +57,7 @@ import (
 //	             the measured times)
 //	shear-paper  the paper's field set-up: U-Net-32 (multiplier 2, two-frame input), 64 × 128, 40
 //	             trajectories of 200 frames in 64-frame sequences with stride 16, K = 32, LR 3e-4,
-//	             batch 4, no weight decay, W/C 8/4; for a GPU (the cosine decay to 1e-6 is not
-//	             implemented: the LR stays 3e-4)
+//	             batch 4, no weight decay, cosine LR decay to 1e-6, W/C 8/4; for a GPU
 //
 // DW on shear draws its noise from the spectral field prior (noise.Spectral, dw-spectral runs);
 // -sampler generic gives DW-Generic.

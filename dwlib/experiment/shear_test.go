@@ -230,6 +230,9 @@ func TestShearProfiles(t *testing.T) {
 		p.Data.SeqLen != 64 || p.Data.SeqStride != 16 || p.Data.FieldGrid != data.ShearGridPaper || p.Data.NumTraj != 0 {
 		t.Errorf("shear-paper: %+v / %+v / %+v", m, tr, p.Data)
 	}
+	if tr.LRSchedule != train.LRCosine || tr.LRMin != 1e-6 {
+		t.Errorf("shear-paper: LR schedule %q to %v, want the paper's cosine to 1e-6", tr.LRSchedule, tr.LRMin)
+	}
 	cpu, err := Resolve(ShearCPU, "shear", "tbptt", 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -246,6 +249,12 @@ func TestShearProfiles(t *testing.T) {
 	if !IsSmoke(ShearQuick) || IsSmoke(ShearCPU) || q.Train.K != 4 || q.Data.NumTraj != 5 || q.Fit.Epochs != 2 ||
 		q.Model.Height != cpu.Model.Height || q.Model.Width != cpu.Model.Width || q.Model.Base >= cpu.Model.Base || q.Train.Sampler != noise.SpectralName {
 		t.Errorf("shear-quick: K %d, %d trajectories, %d epochs, %d x %d, base %d, sampler %q", q.Train.K, q.Data.NumTraj, q.Fit.Epochs, q.Model.Height, q.Model.Width, q.Model.Base, q.Train.Sampler)
+	}
+	// Only shear-paper decays its LR: the CPU sizes keep the constant LR (and their run identities).
+	for _, c := range []RunConfig{cpu, q} {
+		if c.Train.LRSchedule != "" || c.Train.LRMin != 0 {
+			t.Errorf("%s: LR schedule %q to %v, want none", c.Profile, c.Train.LRSchedule, c.Train.LRMin)
+		}
 	}
 
 	// The spectral sampler on a time series, the DW-Prior banks and a Mamba on a field.

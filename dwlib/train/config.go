@@ -16,7 +16,7 @@ type Config struct {
 	Method      string  `json:"method"`
 	K           int     `json:"K"`            // rollout steps
 	BatchSize   int     `json:"batch_size"`   // rollout windows per minibatch (32)
-	LR          float64 `json:"lr"`           // Adam learning rate (1e-4)
+	LR          float64 `json:"lr"`           // Adam learning rate (1e-4); with a schedule, its value at the first optimizer step
 	WeightDecay float64 `json:"weight_decay"` // paper: 1e-4; 0 is no weight decay (not a default)
 	ClipNorm    float64 `json:"clip_norm"`    // global-norm cap: 1 for primary arms, the Clip threshold for "clip"
 	JRegCoef    float64 `json:"jreg_coef,omitempty"`
@@ -64,6 +64,14 @@ type Config struct {
 	// backend), EngineSteps or EngineUnrolled (see engine.go). It changes no result beyond the
 	// summation order, so it is not part of a run's identity.
 	Engine string `json:"-"`
+	// LRSchedule is the learning-rate schedule over the run's optimizer steps: "" or LRConstant
+	// (LR throughout) or LRCosine (one cosine from LR at the first optimizer step to LRMin:
+	// lr_t = LRMin + (LR − LRMin)·(1 + cos(π·t/T))/2 for optimizer step t = 0, 1, ... of T, held
+	// at LRMin from t = T on; see ScheduledLR). T is the run's total optimizer steps, which a
+	// Session sets (Trainer.SetTotalSteps); patience only stops earlier.
+	LRSchedule string `json:"lr_schedule,omitempty"`
+	// LRMin is the cosine schedule's final learning rate (0 <= LRMin <= LR; cosine only).
+	LRMin float64 `json:"lr_min,omitempty"`
 	// NoiseSampler, when non-nil, is DW's noise sampler itself, built by the caller, and Sampler
 	// must be its Name: a DW-Prior bank sampler (dwlib/prior) is built from the training split,
 	// which noise.New does not see. Nil: noise.New(Sampler). Not serialised: its content must
@@ -84,6 +92,28 @@ const (
 	JRegText    = "text"
 	JRegAuthors = "authors"
 )
+
+// Learning-rate schedules (Config.LRSchedule).
+const (
+	LRConstant = "constant"
+	LRCosine   = "cosine"
+)
+
+// ScheduledLR is the learning rate of optimizer step t (0-based) of a run of total optimizer
+// steps: LR for the constant schedule; for LRCosine LRMin + (LR − LRMin)·(1 + cos(π·t/total))/2
+// while t < total, LRMin from t = total on.
+func (c Config) ScheduledLR(t, total int) float64 {
+	if c.LRSchedule != LRCosine {
+		return c.LR
+	}
+	if t >= total {
+		return c.LRMin
+	}
+	if t < 0 {
+		t = 0
+	}
+	return c.LRMin + (c.LR-c.LRMin)*(1+math.Cos(math.Pi*float64(t)/float64(total)))/2
+}
 
 // Weight-decay modes (Config.WeightDecayMode).
 const (
@@ -152,6 +182,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.BatchSize = %d, must be >= 1", c.BatchSize)
 	case !(c.LR > 0):
 		return fmt.Errorf("train: Config.LR = %v, must be > 0", c.LR)
+	case c.LRSchedule != "" && c.LRSchedule != LRConstant && c.LRSchedule != LRCosine:
+		return fmt.Errorf("train: Config.LRSchedule = %q, must be %q, %q or empty (constant)", c.LRSchedule, LRConstant, LRCosine)
+	case !(c.LRMin >= 0) || c.LRMin > c.LR:
+		return fmt.Errorf("train: Config.LRMin = %v, must be in [0, LR=%v]", c.LRMin, c.LR)
+	case c.LRMin != 0 && c.LRSchedule != LRCosine:
+		return fmt.Errorf("train: Config.LRMin = %v is set, but only LRSchedule %q uses it (LRSchedule = %q)", c.LRMin, LRCosine, c.LRSchedule)
 	case c.WeightDecay < 0:
 		return fmt.Errorf("train: Config.WeightDecay = %v, must be >= 0", c.WeightDecay)
 	case !(c.ClipNorm > 0):

@@ -194,10 +194,16 @@ func NewSession(bk compute.Backend, f Model, tcfg Config, fcfg FitConfig, train,
 		return nil, err
 	}
 	src := rand.NewPCG(fcfg.Seed, windowStream)
-	return &Session{
+	s := &Session{
 		cfg: fcfg, meta: meta, geo: geo, f: f, tr: tr, pred: pred, train: train, val: Units(val, mc.BurnIn),
 		winSrc: src, win: rand.New(src), bestVal: math.Inf(1),
-	}, nil
+	}
+	// The learning-rate schedule runs over the whole run's optimizer steps (patience only stops
+	// earlier).
+	if err := tr.SetTotalSteps(fcfg.Epochs * s.StepsPerEpoch()); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // windowStream is the PCG stream of a session's window draws (seeded with FitConfig.Seed).
@@ -233,6 +239,15 @@ func (s *Session) BatchesPerEpoch() int {
 		return (len(s.train) + s.cfg.MicroTrajectories - 1) / s.cfg.MicroTrajectories
 	}
 	return len(s.train) * s.cfg.StartsPerUnit / s.tr.cfg.BatchSize
+}
+
+// StepsPerEpoch is the number of optimizer steps in one epoch: BatchesPerEpoch, or for grouping
+// "trajectories" its microbatches in groups of Accumulate (the last group may be smaller).
+func (s *Session) StepsPerEpoch() int {
+	if s.cfg.Grouping == GroupTrajectories {
+		return (s.BatchesPerEpoch() + s.cfg.Accumulate - 1) / s.cfg.Accumulate
+	}
+	return s.BatchesPerEpoch()
 }
 
 // Done reports whether training has ended: Epochs reached, or Patience epochs without improvement.

@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/internal-dw/dwgo/dwlib/calib"
 	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/noise"
@@ -35,6 +36,10 @@ type Trainer struct {
 	bk      compute.Backend
 	steps   int // microbatches run
 	pending int // microbatches accumulated since the last Apply
+	// lrVar is Adam's learning-rate variable (LRCosine only: Apply sets it to the step's rate
+	// before each optimizer step); total is the run's optimizer steps T (SetTotalSteps).
+	lrVar *mlmodel.Variable
+	total int
 }
 
 // StepResult reports one microbatch (and, from Step, its optimizer step).
@@ -121,6 +126,11 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 		accums[j].SetTrainable(false)
 	}
 	opt := newAdam(cfg)
+	if cfg.LRSchedule == LRCosine {
+		// The variable Adam reads its rate from (it reuses an existing one): created here, so that
+		// Apply can set it before the first optimizer step's graph is built.
+		t.lrVar = optimizer.LearningRateVar(f.Store().RootScope(), vars[0].DType(), cfg.LR)
+	}
 	hasDrive := mc.DriveDim > 0
 	engine, err := ResolveEngine(bk, cfg.Engine)
 	if err != nil {
@@ -382,6 +392,36 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 	return r, nil
 }
 
+// SetTotalSteps sets the run's total optimizer steps T, over which LRSchedule LRCosine decays the
+// learning rate (a Session sets it to epochs × optimizer steps per epoch); n >= 1.
+func (t *Trainer) SetTotalSteps(n int) error {
+	if n < 1 {
+		return fmt.Errorf("train: SetTotalSteps(%d): must be >= 1", n)
+	}
+	t.total = n
+	return nil
+}
+
+// TotalSteps is the run's total optimizer steps set by SetTotalSteps (0: not set).
+func (t *Trainer) TotalSteps() int { return t.total }
+
+// OptimizerSteps is the number of optimizer steps taken: GoMLX's global step counter in the model's
+// store, which checkpoints save and restore with the other variables (so a resumed run continues
+// its schedule).
+func (t *Trainer) OptimizerSteps() int {
+	v := t.model.Store().GetVariable(optimizer.GlobalStepVariableName)
+	if v == nil {
+		return 0
+	}
+	return int(tensors.ToScalar[int64](v.MustValue()))
+}
+
+// LearningRate is the learning rate of the next optimizer step: Config.ScheduledLR at
+// OptimizerSteps of TotalSteps.
+func (t *Trainer) LearningRate() float64 {
+	return t.cfg.ScheduledLR(t.OptimizerSteps(), t.total)
+}
+
 // Pending is the number of microbatches accumulated since the last Apply.
 func (t *Trainer) Pending() int { return t.pending }
 
@@ -391,6 +431,18 @@ func (t *Trainer) Pending() int { return t.pending }
 func (t *Trainer) Apply() (float64, error) {
 	if t.pending == 0 {
 		return 0, fmt.Errorf("train: Apply without an accumulated microbatch")
+	}
+	if t.lrVar != nil {
+		if t.total < 1 {
+			return 0, fmt.Errorf("train: Apply: LRSchedule %q needs the run's total optimizer steps (Trainer.SetTotalSteps)", t.cfg.LRSchedule)
+		}
+		lr := tensors.FromScalar(t.LearningRate())
+		if t.lrVar.DType() == dtypes.Float32 {
+			lr = tensors.FromScalar(float32(t.LearningRate()))
+		}
+		if err := t.lrVar.SetValue(lr); err != nil {
+			return 0, fmt.Errorf("train: setting the learning rate of optimizer step %d: %w", t.OptimizerSteps(), err)
+		}
 	}
 	out, err := t.apply.Call()
 	if err != nil {

@@ -27,7 +27,14 @@ type savedVar struct {
 	I64         []int64
 }
 
-func (v savedVar) path() string { return v.Scope + "/" + v.Name }
+// path is the variable's full path; a root-scope variable (GoMLX's "/global_step", the optimizer
+// step count) is "/name", not "//name" (which would restore it as another variable).
+func (v savedVar) path() string {
+	if v.Scope == "/" {
+		return "/" + v.Name
+	}
+	return v.Scope + "/" + v.Name
+}
 
 func inScope(scope, prefix string) bool {
 	return prefix == "" || scope == prefix || strings.HasPrefix(scope, prefix+"/")
