@@ -102,24 +102,11 @@ func TestFMRITrueResidualCov(t *testing.T) {
 					e[k*P+p] = s.X[o+k][p] - pred
 				}
 			}
-			for a := range n {
-				for b := range n {
-					emp[a*n+b] += e[a] * e[b]
-				}
-			}
+			addOuter(emp, e)
 			count++
 		}
 	}
-	for i := range emp {
-		emp[i] /= float64(count)
-	}
-	want, err := m.TrueResidualCov(K, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rel := relFrob(emp, want); rel > .05 {
-		t.Errorf("oracle residual covariance vs TrueResidualCov: relative Frobenius error %.3f", rel)
-	}
+	checkOracleCov(t, emp, count, m, K, .05)
 }
 
 // TestLoadFMRISynth checks the subject-level split (the paper's 111/24/24

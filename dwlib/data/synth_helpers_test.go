@@ -2,6 +2,7 @@ package data
 
 import (
 	"math"
+	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -47,4 +48,33 @@ func relFrob(a, b []float64) float64 {
 		den += b[i] * b[i]
 	}
 	return math.Sqrt(num / den)
+}
+
+// addOuter adds e eᵀ (row-major) to acc, one residual trajectory's share of an empirical
+// covariance.
+func addOuter(acc, e []float64) {
+	n := len(e)
+	for a := range n {
+		for b := range n {
+			acc[a*n+b] += e[a] * e[b]
+		}
+	}
+}
+
+// checkOracleCov divides the summed outer products of count oracle residuals and holds them
+// against the model's TrueResidualCov to relative Frobenius error tol.
+func checkOracleCov(t *testing.T, emp []float64, count int, m interface {
+	TrueResidualCov(K int, scale []float64) ([]float64, error)
+}, K int, tol float64) {
+	t.Helper()
+	for i := range emp {
+		emp[i] /= float64(count)
+	}
+	want, err := m.TrueResidualCov(K, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := relFrob(emp, want); r > tol {
+		t.Errorf("oracle residual covariance vs TrueResidualCov: relative Frobenius error %.3f (at most %.2f)", r, tol)
+	}
 }
