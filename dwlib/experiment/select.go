@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -186,26 +187,16 @@ func pickControl(def float64, cands []Candidate) (float64, error) {
 	best := slices.MinFunc(cands, func(a, b Candidate) int {
 		switch {
 		case a.BestVal != b.BestVal:
-			return cmpFloat(a.BestVal, b.BestVal)
+			return cmp.Compare(a.BestVal, b.BestVal)
 		case (a.Value == def) != (b.Value == def):
 			if a.Value == def {
 				return -1
 			}
 			return 1
 		}
-		return cmpFloat(a.Value, b.Value)
+		return cmp.Compare(a.Value, b.Value)
 	})
 	return best.Value, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ChoiceFile is where a Choice is kept: beside its runs, one file per method and K.

@@ -68,25 +68,13 @@ func TestControlGrid(t *testing.T) {
 		{"tbptt", 8, []float64{2, 4}},    // the quick profile
 	} {
 		got, err := ControlGrid(tc.method, tc.K)
-		if err != nil || !slicesEqual(got, tc.want) {
+		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("ControlGrid(%s, %d) = %v, %v; want %v", tc.method, tc.K, got, err, tc.want)
 		}
 	}
 	if _, err := ControlGrid("dw", 32); err == nil || !strings.Contains(err.Error(), `"dw"`) {
 		t.Errorf("ControlGrid(dw) error = %v, want one naming dw", err)
 	}
-}
-
-func slicesEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // The profile's own control value keeps today's name (method-K<K>-s<seed>) on every profile and
