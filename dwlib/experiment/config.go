@@ -58,6 +58,9 @@ type ModelConfig struct {
 	Stem string `json:"stem,omitempty"`
 	Head string `json:"head,omitempty"`
 	Init string `json:"init,omitempty"`
+	// ChannelIndependent runs the step on each state coordinate alone with shared weights
+	// (model.Config.ChannelIndependent); false, the default, mixes the coordinates in the read-in.
+	ChannelIndependent bool `json:"channel_independent,omitempty"`
 	// The U-Net (Kind "unet", model.UNetConfig; absent for the other kinds): the field layout
 	// Channels × Height × Width (the testbed's, data.FieldShape), the first level's width Base,
 	// the width factor per level Mult, the number of levels Depth and the frames each step reads
@@ -151,7 +154,8 @@ func (c RunConfig) modelConfig(stateDim, driveDim int) (model.Config, error) {
 	m := c.Model
 	return model.Config{Kind: m.Kind, StateDim: stateDim, DriveDim: driveDim, Hidden: m.Hidden, Layers: m.Layers,
 		SSMState: m.SSMState, ConvWidth: m.ConvWidth, Expand: m.Expand, Window: m.Window, BurnIn: m.BurnIn,
-		DType: dt, Seed: c.Seed, Norm: m.Norm, Stem: m.Stem, Head: m.Head, Init: m.Init}, nil
+		DType: dt, Seed: c.Seed, Norm: m.Norm, Stem: m.Stem, Head: m.Head, Init: m.Init,
+		ChannelIndependent: m.ChannelIndependent}, nil
 }
 
 func parseDType(s string) (dtypes.DType, error) {
@@ -246,6 +250,9 @@ func (c RunConfig) Validate() error {
 	}
 	if d := c.Data; (d.Channels != 0 || d.Participant != 0 && d.Manifest == nil) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
 		return fmt.Errorf("experiment: %s: data.channels (%d) and data.participant (%d) apply to ieeg-synth and fmri-synth only", c.Testbed, d.Channels, d.Participant)
+	}
+	if c.Model.ChannelIndependent && c.Model.Kind == KindUNet {
+		return fmt.Errorf("experiment: model.channel_independent applies to the mamba and mlp forecasters, not to the %s", KindUNet)
 	}
 	if p := c.Prior; p != nil && (p.Folds < 0 || p.Purge < 0) {
 		return fmt.Errorf("experiment: prior.folds (%d) and prior.purge (%d) must not be negative", p.Folds, p.Purge)

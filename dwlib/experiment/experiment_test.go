@@ -21,7 +21,7 @@ func TestResolveRefusesBadInput(t *testing.T) {
 	}{
 		{"quick", "lorenz", "dw", 0, `unknown testbed "lorenz"; valid testbeds: known-snr, mackey-glass`},
 		{"quick", "mackey-glass", "magic", 0, `unknown method "magic"; valid methods: full, clip, jreg, tbptt, static, dw`},
-		{"huge", "mackey-glass", "dw", 0, `unknown profile "huge"; valid profiles: quick, standard, paper-cpu, paper, paper-val64, paper-text`},
+		{"huge", "mackey-glass", "dw", 0, `unknown profile "huge"; valid profiles: quick, standard, trained, paper-cpu, paper, paper-val64, paper-text`},
 		// quick units have 96 steps: burn-in 4 + window 4 + ceil(1.5·60) = 98 > 96.
 		{"quick", "mackey-glass", "dw", 60, "K = 60 is too long for mackey-glass: test burn-in 4 + window 4 + evaluation horizon ceil(1.5K) = 90 needs 98 steps, but units have 96"},
 		{"paper", "ettm1", "full", 200, "needs 316 steps, but units have 256"},

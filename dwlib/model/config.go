@@ -31,6 +31,15 @@ type Config struct {
 	Stem string // read-in: "linear" (default) or "layernorm-gelu"
 	Head string // read-out: "silu" (default: Linear → SiLU → Linear) or "layernorm-gelu"
 	Init string // "normal" (default) or "torch" (PyTorch's default uniform initialisation)
+
+	// ChannelIndependent applies the step to each of the D state coordinates on its own, with
+	// shared weights: the read-in sees one coordinate (and the whole drive), the blocks run on
+	// N·D rows, and the read-out predicts that coordinate's increment. Coordinates then interact
+	// only through the drive. It is the right prior where the coordinates are independent copies
+	// of one system (Mackey–Glass's 8 channels, NARMA's) and a common regulariser elsewhere
+	// (PatchTST's "channel independence" on ETT); a residual block is still y = x + F(x), so
+	// every method, Internal-DW included, is unchanged.
+	ChannelIndependent bool
 }
 
 // Defaults returns c with zero fields set to the paper's values.

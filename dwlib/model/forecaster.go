@@ -30,7 +30,10 @@ func New(cfg Config) (*Forecaster, error) {
 	}
 	f := &Forecaster{cfg: cfg, store: mlmodel.NewStore()}
 	p := &paramInit{store: f.store, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6d6f64656c)), dtype: cfg.DType}
-	in := cfg.StateDim + cfg.DriveDim
+	in, out := cfg.StateDim+cfg.DriveDim, cfg.StateDim
+	if cfg.ChannelIndependent {
+		in, out = 1+cfg.DriveDim, 1
+	}
 	if cfg.Stem == StemLayerNormGELU {
 		f.stemNorm = newNorm(p, "read_in_norm", NormLayer, in)
 	}
@@ -53,7 +56,7 @@ func New(cfg Config) (*Forecaster, error) {
 	// (β = .99, initialised by the first minibatch) then remembers that drift for hundreds of
 	// minibatches and counts it as noise, closing every route.
 	// (InitTorch: PyTorch's default, U(±1/√H) weights and bias.)
-	f.readOut[1] = linearInit(p, cfg.Init, "read_out2", cfg.Hidden, cfg.StateDim, 1e-3*fanIn(cfg.Hidden), true)
+	f.readOut[1] = linearInit(p, cfg.Init, "read_out2", cfg.Hidden, out, 1e-3*fanIn(cfg.Hidden), true)
 	return f, nil
 }
 
@@ -140,9 +143,9 @@ func (f *Forecaster) Rollout(router *route.Router, in Inputs, K int, opts Rollou
 	g := hist.Graph()
 	state := make([][]*Node, len(f.blocks))
 	for l, b := range f.blocks {
-		state[l] = b.initState(g, n)
+		state[l] = b.initState(g, f.rows(n))
 	}
-	fns := f.bind(g, n)
+	fns := f.bind(g, f.rows(n))
 	driveAt := func(t int) *Node {
 		if in.Drive == nil {
 			return nil
@@ -223,7 +226,17 @@ func (f *Forecaster) jacobianGainCentral(fns []blockFn, x, d, u *Node, eps float
 	return Sqrt(ReduceMean(Mul(jv, jv), -1))
 }
 
-// bind returns the blocks' F for batches of n in graph g (see block.bind).
+// rows is the number of rows the blocks see for a batch of n states: n, or n·D when the
+// forecaster is channel independent.
+func (f *Forecaster) rows(n int) int {
+	if f.cfg.ChannelIndependent {
+		return n * f.cfg.StateDim
+	}
+	return n
+}
+
+// bind returns the blocks' F for batches of n rows in graph g (see block.bind; n is f.rows of
+// the batch).
 func (f *Forecaster) bind(g *Graph, n int) []blockFn {
 	fns := make([]blockFn, len(f.blocks))
 	for l, b := range f.blocks {
@@ -237,8 +250,17 @@ func (f *Forecaster) bind(g *Graph, n int) []blockFn {
 // router means plain, fully open merges.
 func (f *Forecaster) step(fns []blockFn, router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
 	u := x
+	if f.cfg.ChannelIndependent {
+		// Row i·D + c is coordinate c of state i, with state i's whole drive beside it.
+		n, D := x.Shape().Dimensions[0], f.cfg.StateDim
+		u = Reshape(x, n*D, 1)
+		if d != nil {
+			J := f.cfg.DriveDim
+			d = Reshape(BroadcastToDims(InsertAxes(d, 1), n, D, J), n*D, J)
+		}
+	}
 	if d != nil {
-		u = Concatenate([]*Node{x, ConvertDType(d, x.DType())}, -1)
+		u = Concatenate([]*Node{u, ConvertDType(d, x.DType())}, -1)
 	}
 	if f.cfg.Stem == StemLayerNormGELU {
 		u = f.stemNorm.apply(u)
@@ -261,6 +283,9 @@ func (f *Forecaster) step(fns []blockFn, router *route.Router, k int, x, d *Node
 	} else {
 		delta = f.readOut[1].apply(silu(f.readOut[0].apply(z)))
 	}
+	if f.cfg.ChannelIndependent {
+		delta = Reshape(delta, x.Shape().Dimensions...)
+	}
 	return Add(x, delta)
 }
 
@@ -270,7 +295,7 @@ func (f *Forecaster) Step(x, d *Node) *Node {
 	g, n := x.Graph(), x.Shape().Dimensions[0]
 	state := make([][]*Node, len(f.blocks))
 	for l, b := range f.blocks {
-		state[l] = b.initState(g, n)
+		state[l] = b.initState(g, f.rows(n))
 	}
-	return f.step(f.bind(g, n), nil, -1, x, d, state)
+	return f.step(f.bind(g, f.rows(n)), nil, -1, x, d, state)
 }

@@ -28,10 +28,12 @@ var (
 	_ Stepper = (*UNet)(nil)
 )
 
-// StateShapes lists the shapes of the blocks' recurrent state for a batch of n, block after block
+// StateShapes lists the shapes of the blocks' recurrent state for a batch of n (n·D rows for a
+// channel-independent forecaster), block after block
 // (a Mamba block: the SSM state [n, E, S] and the convolution buffer, W−1 × [n, E]; an MLP block:
 // none).
 func (f *Forecaster) StateShapes(n int) []shapes.Shape {
+	n = f.rows(n)
 	var out []shapes.Shape
 	for _, b := range f.blocks {
 		if mb, ok := b.(*mambaBlock); ok {
@@ -71,7 +73,7 @@ func (f *Forecaster) StepState(router *route.Router, k int, x, d *Node, state []
 		panic(fmt.Errorf("model: StepState: %d state tensors, the forecaster carries %d", len(state), i))
 	}
 	n := x.Shape().Dimensions[0]
-	next := f.step(f.bind(x.Graph(), n), router, k, x, d, nested)
+	next := f.step(f.bind(x.Graph(), f.rows(n)), router, k, x, d, nested)
 	var flat []*Node
 	for _, s := range nested {
 		flat = append(flat, s...)

@@ -38,7 +38,7 @@ func relDiff(a, b []float64) float64 {
 // gradient, probe moments, gains and parameters, in float64 to 1e-12, for every method and for
 // the features that change the backward pass: a recurrent state carried through the context
 // (attached or detached), drive, TBPTT's cuts, both JReg readings, the MSE loss, DW's
-// calibrations, a user's recurrent and stateless cells.
+// calibrations, a channel-independent forecaster, a user's recurrent and stateless cells.
 func TestEnginesAgree(t *testing.T) {
 	const K = 5
 	mamba := func(J int) func(t *testing.T) Model {
@@ -49,6 +49,14 @@ func TestEnginesAgree(t *testing.T) {
 			}
 			return f
 		}
+	}
+	channels := func(t *testing.T) Model { // channel independent: the blocks run on N·D rows
+		f, err := model.New(model.Config{Kind: "mamba", StateDim: 2, DriveDim: 1, Hidden: 6, Layers: 2, SSMState: 3, Window: 4, Seed: 7,
+			DType: dtypes.Float64, ChannelIndependent: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
 	}
 	mlp := func(t *testing.T) Model { return model64(t, "mlp", 1) }
 	gru := func(t *testing.T) Model {
@@ -79,6 +87,8 @@ func TestEnginesAgree(t *testing.T) {
 		{"mamba/tbptt", mamba(0), 0, 4, Config{Method: "tbptt", Segment: 2}},
 		{"mamba/static/drive", mamba(1), 1, 4, Config{Method: "static", StaticGain: 0.4}},
 		{"mamba/dw/drive", mamba(1), 1, 4, Config{Method: "dw", Warmup: 1, Period: 2}},
+		{"mamba/channels/dw", channels, 1, 4, Config{Method: "dw", Warmup: 1, Period: 2}},
+		{"mamba/channels/jreg", channels, 1, 4, Config{Method: "jreg", JRegCoef: 5, JRegEps: 0.05}},
 		{"mamba/dw/detach", mamba(0), 0, 4, Config{Method: "dw", Warmup: 1, Period: 1, DetachContext: true}},
 		{"mlp/full", mlp, 0, 1, Config{Method: "full"}},
 		{"mlp/dw", mlp, 0, 1, Config{Method: "dw", Warmup: 1, Period: 1}},

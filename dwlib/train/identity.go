@@ -38,12 +38,14 @@ type modelJSON struct {
 	SSMState, ConvWidth, Expand, Window, BurnIn int
 	DType                                       string
 	Seed                                        uint64
+	// Absent when false, so identities written before the field existed still match.
+	ChannelIndependent bool `json:",omitempty"`
 }
 
 func toModelJSON(c model.Config) modelJSON {
 	return modelJSON{Kind: c.Kind, StateDim: c.StateDim, DriveDim: c.DriveDim, Hidden: c.Hidden, Layers: c.Layers,
 		SSMState: c.SSMState, ConvWidth: c.ConvWidth, Expand: c.Expand, Window: c.Window, BurnIn: c.BurnIn,
-		DType: c.DType.String(), Seed: c.Seed}
+		DType: c.DType.String(), Seed: c.Seed, ChannelIndependent: c.ChannelIndependent}
 }
 
 // IdentityError is returned (by Load, LoadModel and CheckBest) when a checkpoint was written by
