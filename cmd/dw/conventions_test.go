@@ -69,7 +69,7 @@ func TestHelp(t *testing.T) {
 	if exitCode(err) != 0 || !strings.HasPrefix(out, "usage: dw <command>") || logs != "" {
 		t.Errorf("dw -h: exit %d, stdout %q, stderr %q", exitCode(err), out, logs)
 	}
-	seeded := map[string]bool{"config": true, "train": true, "graphs": true, "sweep": true, "table": true, "baselines": true, "regime": true, "attribution": true, "ksweep": true}
+	seeded := map[string]bool{"config": true, "train": true, "graphs": true, "sweep": true, "table": true, "baselines": true, "regime": true, "compare": true, "attribution": true, "ksweep": true}
 	for _, c := range commands {
 		t.Run(c.name, func(t *testing.T) {
 			out, logs, err := dwLogs(t, c.name, "-h")

@@ -135,6 +135,7 @@ var commands = []struct {
 	{"select", "the paper's control selection (Table 4): seed-0 validation loss over each control's grid", cmdSelect},
 	{"baselines", "print the zero, damped-persistence and ridge-AR baselines", cmdBaselines},
 	{"regime", "print the regime map (DW − Full per training budget) of finished runs", cmdRegime},
+	{"compare", "print one method's finished runs across profiles (the trained recipe's ablations) with the baselines", cmdCompare},
 	{"attribution", "measure where DW's noise moment comes from at runs' checkpoints", cmdAttribution},
 	{"diagnose", "the paper's diagnostics of a data set: regime probes, held-out gradient utility, gains under noise", cmdDiagnose},
 	{"runtime", "time Full BPTT against Internal-DW (the paper's paired protocol)", cmdRuntime},

@@ -68,6 +68,17 @@ func TestQuickTableSweep(t *testing.T) {
 	if _, err := dw(t, "regime", "-profiles", "quick,huge", "-runs", runs); err == nil || !strings.Contains(err.Error(), `unknown profile "huge"`) {
 		t.Errorf("regime with an unknown profile: %v", err)
 	}
+	// The same Full runs compared across profiles: quick has three seeds and its baselines,
+	// standard none.
+	cmp, err := dw(t, "compare", "-profiles", "quick,standard", "-seeds", "0,1,2", "-runs", runs, "-cache", cache)
+	for _, want := range []string{"| quick | – | 3 | ", "| standard | – | 0 | not run |", "| 1.0000 |", "(ridge-ar) |"} {
+		if err != nil || !strings.Contains(cmp, want) {
+			t.Errorf("compare lacks %q: %v\n%s", want, err, cmp)
+		}
+	}
+	if _, err := dw(t, "compare", "-profiles", "quick,huge", "-runs", runs); err == nil || !strings.Contains(err.Error(), `unknown profile "huge"`) {
+		t.Errorf("compare with an unknown profile: %v", err)
+	}
 	// Where DW's noise moment comes from, at the best checkpoints of seed 0 and before training
 	// (measured once: kept in a run cache of its own here).
 	t.Setenv("DW_CACHE_DIR", t.TempDir())

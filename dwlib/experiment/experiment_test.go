@@ -353,3 +353,55 @@ func TestRunWithAShorterTestContext(t *testing.T) {
 		t.Fatalf("test score %+v", r.Test)
 	}
 }
+
+// TestTrainedAblationsChangeOneThing: the trained profile is standard with six times the epochs
+// and a cosine decay, and each of its ablations differs from it in the one thing it names.
+func TestTrainedAblationsChangeOneThing(t *testing.T) {
+	std, err := Resolve(Standard, "mackey-glass", "full", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := Resolve(Trained, "mackey-glass", "full", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Fit.Epochs != 6*std.Fit.Epochs || base.Fit.Patience != base.Fit.Epochs || base.Train.LRSchedule != train.LRCosine ||
+		base.Train.LR != 3e-3 || base.Train.LRMin != 3e-5 {
+		t.Errorf("trained: %s", base.JSON())
+	}
+	same := std
+	same.Profile, same.Fit.Epochs, same.Fit.Patience = Trained, base.Fit.Epochs, base.Fit.Patience
+	same.Train.LR, same.Train.LRSchedule, same.Train.LRMin = base.Train.LR, base.Train.LRSchedule, base.Train.LRMin
+	if string(same.JSON()) != string(base.JSON()) {
+		t.Errorf("trained differs from standard beyond epochs and LR:\n%s\n%s", same.JSON(), base.JSON())
+	}
+	for _, tc := range []struct {
+		profile string
+		undo    func(c *RunConfig)
+	}{
+		{TrainedEpochs120, func(c *RunConfig) { c.Fit.Epochs, c.Fit.Patience = 60, 60 }},
+		{TrainedConstantLR, func(c *RunConfig) { c.Train.LRSchedule, c.Train.LRMin = train.LRCosine, 3e-5 }},
+		{TrainedH48, func(c *RunConfig) { c.Model.Hidden = 24 }},
+		{TrainedChannels, func(c *RunConfig) { c.Model.ChannelIndependent = false }},
+		{TrainedAuthorsArch, func(c *RunConfig) { c.Model.Norm, c.Model.Stem, c.Model.Head, c.Model.Init = "", "", "", "" }},
+		{TrainedAuthorsBody, func(c *RunConfig) { c.Model.Norm, c.Model.Head, c.Model.Init = "", "", "" }},
+		{TrainedWindow16, func(c *RunConfig) { c.Model.Window, c.EvalWindow = 32, 32 }},
+		{TrainedMSE, func(c *RunConfig) { c.Train.Loss = "" }},
+	} {
+		c, err := Resolve(tc.profile, "mackey-glass", "full", 0, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.profile, err)
+		}
+		if string(c.JSON()) == string(base.JSON()) || ProfileChange(tc.profile) == "" {
+			t.Errorf("%s changes nothing, or says nothing of what it changes", tc.profile)
+		}
+		tc.undo(&c)
+		c.Profile = Trained
+		if string(c.JSON()) != string(base.JSON()) {
+			t.Errorf("%s changes more than it names:\n%s\n%s", tc.profile, c.JSON(), base.JSON())
+		}
+	}
+	if got, want := len(TrainedAblations()), 8; got != want {
+		t.Errorf("%d trained ablations, the test covers %d", got, want)
+	}
+}

@@ -21,7 +21,7 @@ import (
 //	           to 3e-5, every epoch kept (no early stop; the minimum-validation checkpoint is
 //	           scored). Standard stops after 130 Adam steps on Mackey–Glass, far from converged;
 //	           this is the recipe whose forecasters beat the baselines (issue 39,
-//	           docs/trained.md has the runs behind each choice)
+//	           docs/results.md, "The trained recipe", has the runs behind each choice)
 //	paper-cpu  the authors' released configuration at CPU size (Mamba-32, 64 validation origins)
 //	paper      the authors' released configuration (what produced the paper's tables)
 //	paper-text the paper's text as this project reads it, at the paper's size
@@ -87,6 +87,18 @@ const (
 
 	PaperCPUNoiseQuarter = "paper-cpu-noise-quarter"
 
+	// The trained recipe's ablations: each changes one thing of trained (trainToConvergence,
+	// trainedAblation), so that every choice of the recipe, and every reason the other profiles'
+	// models are weak, is a run (docs/trained.md, dw compare).
+	TrainedEpochs120   = "trained-epochs120"
+	TrainedConstantLR  = "trained-constant-lr"
+	TrainedH48         = "trained-h48"
+	TrainedChannels    = "trained-channels"
+	TrainedAuthorsArch = "trained-authors-arch"
+	TrainedAuthorsBody = "trained-authors-body"
+	TrainedWindow16    = "trained-window16"
+	TrainedMSE         = "trained-mse"
+
 	ShearCPU   = "shear-cpu"
 	ShearPaper = "shear-paper"
 	ShearQuick = "shear-quick"
@@ -94,8 +106,29 @@ const (
 
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
-	return []string{Quick, Standard, Trained, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
-		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper}
+	return append([]string{Quick, Standard, Trained, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
+		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper}, TrainedAblations()...)
+}
+
+// TrainedAblations lists the profiles that each change one thing of the trained recipe.
+func TrainedAblations() []string {
+	return []string{TrainedEpochs120, TrainedConstantLR, TrainedH48, TrainedChannels, TrainedAuthorsArch,
+		TrainedAuthorsBody, TrainedWindow16, TrainedMSE}
+}
+
+// ProfileChange says in a few words what a trained ablation changes ("" for other profiles).
+func ProfileChange(profile string) string {
+	return map[string]string{
+		Trained:            "the recipe: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
+		TrainedEpochs120:   "120 epochs (twice the budget)",
+		TrainedConstantLR:  "constant LR 3e-3 (no decay)",
+		TrainedH48:         "width 48 instead of 24",
+		TrainedChannels:    "channel independent (each coordinate alone, shared weights)",
+		TrainedAuthorsArch: "the authors' architecture (LayerNorm stem and head, LayerNorm blocks, PyTorch init)",
+		TrainedAuthorsBody: "the authors' architecture with the text's linear read-in",
+		TrainedWindow16:    "16 context steps in training, validation and test (the authors' test protocol)",
+		TrainedMSE:         "MSE loss instead of rel-L2",
+	}[profile]
 }
 
 // FieldProfiles lists the profiles of the field testbeds; they run no other testbed, and the
@@ -197,9 +230,11 @@ func resolveUnchecked(profile, testbed string, csv *CSVData, method string, seed
 	switch profile {
 	case Standard:
 		standardize(&c)
-	case Trained:
+	case Trained, TrainedEpochs120, TrainedConstantLR, TrainedH48, TrainedChannels, TrainedAuthorsArch, TrainedAuthorsBody,
+		TrainedWindow16, TrainedMSE:
 		standardize(&c)
 		trainToConvergence(&c)
+		trainedAblation(profile, &c)
 	case Quick:
 		quicken(&c)
 	case Paper:
@@ -350,12 +385,34 @@ func standardize(c *RunConfig) {
 
 // trainToConvergence turns a standard run into the trained profile's: the same model, data and
 // protocol, six times the epochs, and a cosine decay of the learning rate. Each choice was made
-// on validation loss (docs/trained.md): on Mackey–Glass the standard budget ends while the
+// on validation loss (docs/results.md, "The trained recipe"): on Mackey–Glass the standard budget ends while the
 // validation loss still falls steeply, and the decay's small final steps gain over a constant
 // rate at the same budget.
 func trainToConvergence(c *RunConfig) {
 	c.Fit.Epochs, c.Fit.Patience = 60, 60
 	c.Train.LR, c.Train.LRSchedule, c.Train.LRMin = 3e-3, train.LRCosine, 3e-5
+}
+
+// trainedAblation applies the one change of a trained ablation profile (none for Trained).
+func trainedAblation(profile string, c *RunConfig) {
+	switch profile {
+	case TrainedEpochs120:
+		c.Fit.Epochs, c.Fit.Patience = 120, 120
+	case TrainedConstantLR:
+		c.Train.LRSchedule, c.Train.LRMin = "", 0
+	case TrainedH48:
+		c.Model.Hidden = 48
+	case TrainedChannels:
+		c.Model.ChannelIndependent = true
+	case TrainedAuthorsArch:
+		c.Model.Norm, c.Model.Stem, c.Model.Head, c.Model.Init = model.NormLayer, model.StemLayerNormGELU, model.HeadLayerNormGELU, model.InitTorch
+	case TrainedAuthorsBody:
+		c.Model.Norm, c.Model.Head, c.Model.Init = model.NormLayer, model.HeadLayerNormGELU, model.InitTorch
+	case TrainedWindow16:
+		c.Model.Window, c.EvalWindow = 16, 16
+	case TrainedMSE:
+		c.Train.Loss = train.LossMSE
+	}
 }
 
 // quicken shrinks the run to a smoke test of seconds: a tiny model, short trajectories, K = 8.
