@@ -89,7 +89,7 @@ const (
 
 	// The trained recipe's ablations: each changes one thing of trained (trainToConvergence,
 	// trainedAblation), so that every choice of the recipe, and every reason the other profiles'
-	// models are weak, is a run (docs/trained.md, dw compare).
+	// models are weak, is a run (dw compare; docs/results.md, "The trained recipe").
 	TrainedEpochs120   = "trained-epochs120"
 	TrainedConstantLR  = "trained-constant-lr"
 	TrainedH48         = "trained-h48"
