@@ -56,9 +56,11 @@ func TestUnsourcedNumbers(t *testing.T) {
 // renderedProse lists the notebooks whose prose must carry no number of its own: what a run
 // measured is rendered by the cell that measured it (kernelext.ShowMarkdown), and anything quoted
 // names the committed result or the paper it comes from, so the quick profile reads true too.
-// Notebooks 01, 03, 04, 05, 07 and 09 still quote standard-profile numbers in their prose; each
-// joins the list once its prose is converted (issue 38).
-var renderedProse = []string{"02-known-snr", "06-regimes", "08-horizon-sweeps", "09-your-model-and-data", "10-prior-samplers", "11-fields"}
+// Every notebook is on the list (issue 38).
+var renderedProse = []string{
+	"01-method", "02-known-snr", "03-mackey-glass", "04-reproduction", "05-diagnostics", "06-regimes",
+	"07-across-regimes", "08-horizon-sweeps", "09-your-model-and-data", "10-prior-samplers", "11-fields",
+}
 
 // TestProseNumbersAreRenderedOrSourced fails when a Markdown cell of a notebook in renderedProse
 // states a decimal number or a percentage in a paragraph that names no source.

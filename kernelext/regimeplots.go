@@ -55,5 +55,8 @@ func RegimePlots(pts []experiment.RegimePoint, bls [][]float64) (diff, scores *p
 	if err != nil {
 		return nil, nil, false, err
 	}
+	// Both panels share the x axis: one group per training budget.
+	diff.X.Label.Text = "training budget (profile, mean Adam steps per run)"
+	scores.X.Label.Text = diff.X.Label.Text
 	return diff, scores, true, nil
 }
