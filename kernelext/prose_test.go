@@ -59,7 +59,7 @@ func TestUnsourcedNumbers(t *testing.T) {
 // Every notebook is on the list (issue 38).
 var renderedProse = []string{
 	"01-method", "02-known-snr", "03-mackey-glass", "04-reproduction", "05-diagnostics", "06-regimes",
-	"07-across-regimes", "08-horizon-sweeps", "09-your-model-and-data", "10-prior-samplers", "11-fields",
+	"07-across-regimes", "08-horizon-sweeps", "09-your-model-and-data", "10-prior-samplers", "11-fields", "12-good-models",
 }
 
 // TestProseNumbersAreRenderedOrSourced fails when a Markdown cell of a notebook in renderedProse

@@ -48,3 +48,40 @@ func NoiseTrace(r *Result) []NoiseTraceEpoch {
 	}
 	return out
 }
+
+// GainEpoch is what DW's gains were at the end of one epoch: their means over every (k, ℓ) and
+// the share that is exactly 0 (a route closed by the solve).
+type GainEpoch struct {
+	Epoch              int
+	MeanAlpha, MeanM   float64
+	Closed             float64
+	TrainLoss, ValLoss float64
+}
+
+// GainTrace returns the gains of a DW run epoch by epoch (epochs without recorded gains are
+// skipped; nil for the other methods): how far Internal-DW moves the backward pass away from
+// BPTT's α = m = 1 along training.
+func GainTrace(r *Result) []GainEpoch {
+	var out []GainEpoch
+	for _, e := range r.Epochs {
+		if len(e.Gains) == 0 {
+			continue
+		}
+		g := GainEpoch{Epoch: e.Epoch, TrainLoss: e.TrainLoss, ValLoss: e.ValLoss}
+		zeros := 0
+		for i, v := range e.Gains {
+			if v == 0 {
+				zeros++
+			}
+			if i%2 == 0 {
+				g.MeanAlpha += v
+			} else {
+				g.MeanM += v
+			}
+		}
+		n := float64(len(e.Gains))
+		g.MeanAlpha, g.MeanM, g.Closed = 2*g.MeanAlpha/n, 2*g.MeanM/n, float64(zeros)/n
+		out = append(out, g)
+	}
+	return out
+}

@@ -31,3 +31,19 @@ func TestNoiseTrace(t *testing.T) {
 		t.Error("a run without records has a trace")
 	}
 }
+
+func TestGainTrace(t *testing.T) {
+	r := &Result{Epochs: []train.EpochRecord{
+		{Epoch: 1}, // Full, or before the first calibration: no gains
+		{Epoch: 2, ValLoss: 0.5, Gains: []float64{1, 0, 0.5, 0.25}}, // (α, m) for two routes
+		{Epoch: 3, Gains: []float64{0, 0, 0, 0}},
+	}}
+	got := GainTrace(r)
+	want := []GainEpoch{{Epoch: 2, MeanAlpha: 0.75, MeanM: 0.125, Closed: 0.25, ValLoss: 0.5}, {Epoch: 3, Closed: 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("GainTrace = %+v, want %+v", got, want)
+	}
+	if GainTrace(&Result{Epochs: []train.EpochRecord{{Epoch: 1}}}) != nil {
+		t.Error("a run without gains has a trace")
+	}
+}
