@@ -10,8 +10,8 @@ import (
 
 // cmdCompare prints one method's finished runs on one testbed across profiles: what each profile
 // changes, the best validation loss, the test rel-L2 and the baselines under each profile's
-// protocol. It is how the trained recipe's ablations are read (docs/results.md, "The trained recipe"). It trains
-// nothing; dw train or dw sweep run the profiles.
+// protocol. It is how the trained recipe's ablations are read (docs/results.md, "Models worth
+// using"). It trains nothing; dw train or dw sweep run the profiles.
 func cmdCompare(args []string) error {
 	fs := newFlags("compare", "[-profiles p1,p2,...] [-testbed T] [-method M] [-seeds 0,1,2] [-save [-label L]]")
 	var rf runFlags
