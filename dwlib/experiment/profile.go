@@ -121,8 +121,8 @@ func TrainedAblations() []string {
 // ProfileChange says in a few words what a trained ablation changes ("" for other profiles).
 func ProfileChange(profile string) string {
 	return map[string]string{
-		Trained:            "the recipe: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
-		TrainedEpochs120:   "120 epochs (twice the budget)",
+		Trained:            "the ablations' base: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
+		TrainedEpochs120:   "120 epochs (the recipe: validation prefers it)",
 		TrainedConstantLR:  "constant LR 3e-3 (no decay)",
 		TrainedH48:         "width 48 instead of 24",
 		TrainedChannels:    "channel independent (each coordinate alone, shared weights)",
