@@ -48,10 +48,8 @@ func cmdCompare(args []string) error {
 		return err
 	}
 	ps := splitList(*profiles)
-	for _, p := range ps {
-		if !slices.Contains(experiment.Profiles(), p) {
-			return usageError{fmt.Errorf("-profiles: unknown profile %q; valid profiles: %s", p, strings.Join(experiment.Profiles(), ", "))}
-		}
+	if err := knownProfiles(ps); err != nil {
+		return err
 	}
 	if !slices.Contains(experiment.Testbeds(), *testbed) {
 		return usageError{fmt.Errorf("-testbed: unknown testbed %q; valid testbeds: %s", *testbed, strings.Join(experiment.Testbeds(), ", "))}
@@ -74,16 +72,8 @@ func cmdCompare(args []string) error {
 	return nil
 }
 
-// compareFile is the name under data/results of a saved comparison.
+// compareFile is the name under data/results of a saved comparison:
+// compare-<testbed>-<method>[-<label>].md.
 func compareFile(testbed, method, label string) (string, error) {
-	name := "compare-" + testbed + "-" + method
-	if label == "" {
-		return name + ".md", nil
-	}
-	for _, r := range label {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return "", usageError{fmt.Errorf("-label %q: use only a-z, 0-9, '-' and '_' (it names a file)", label)}
-		}
-	}
-	return name + "-" + label + ".md", nil
+	return labelledFile("compare-"+testbed+"-"+method, label)
 }

@@ -42,10 +42,8 @@ func cmdRegime(args []string) error {
 		return err
 	}
 	ps := splitList(*profiles)
-	for _, p := range ps {
-		if !slices.Contains(experiment.Profiles(), p) {
-			return fmt.Errorf("unknown profile %q in -profiles; valid profiles: %s", p, strings.Join(experiment.Profiles(), ", "))
-		}
+	if err := knownProfiles(ps); err != nil {
+		return err
 	}
 	if !slices.Contains(experiment.Testbeds(), *testbed) {
 		return fmt.Errorf("unknown testbed %q; valid testbeds: %s", *testbed, strings.Join(experiment.Testbeds(), ", "))
@@ -77,14 +75,27 @@ func cmdRegime(args []string) error {
 
 // regimeFile is the name under data/results of the regime map of testbed: regime-<testbed>.md, or
 // regime-<testbed>-<label>.md. A label may hold a-z, 0-9, '-' and '_' only.
-func regimeFile(testbed, label string) (string, error) {
+func regimeFile(testbed, label string) (string, error) { return labelledFile("regime-"+testbed, label) }
+
+// labelledFile is base.md, or base-<label>.md for a label of a-z, 0-9, '-' and '_' (it names a file).
+func labelledFile(base, label string) (string, error) {
 	if label == "" {
-		return "regime-" + testbed + ".md", nil
+		return base + ".md", nil
 	}
 	for _, r := range label {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
 			return "", usageError{fmt.Errorf("-label %q: use only a-z, 0-9, '-' and '_' (it names a file)", label)}
 		}
 	}
-	return "regime-" + testbed + "-" + label + ".md", nil
+	return base + "-" + label + ".md", nil
+}
+
+// knownProfiles refuses, as a usage error, a list naming a profile that does not exist.
+func knownProfiles(ps []string) error {
+	for _, p := range ps {
+		if !slices.Contains(experiment.Profiles(), p) {
+			return usageError{fmt.Errorf("-profiles: unknown profile %q; valid profiles: %s", p, strings.Join(experiment.Profiles(), ", "))}
+		}
+	}
+	return nil
 }
