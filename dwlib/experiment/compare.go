@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/internal-dw/dwgo/dwlib/eval"
 )
 
 // CompareRow is one profile's finished runs of one method on one testbed: how a change of the
@@ -117,7 +119,7 @@ func CompareMarkdown(testbed, method string, rows []CompareRow) string {
 		for i := range r.Seeds {
 			epochs[i] = fmt.Sprintf("%d/%d", r.BestEpoch[i], r.Epochs[i])
 		}
-		m, sd := meanAndSD(r.Test)
+		m, sd := eval.MeanSD(r.Test)
 		fmt.Fprintf(&b, "| %s | %s | %d | %.4f | %s | %s |", r.Profile, change, len(r.Seeds), mean(r.BestVal),
 			strings.Join(epochs, ", "), meanSD(m, sd))
 		for j := range baselineNames {
@@ -134,17 +136,4 @@ func CompareMarkdown(testbed, method string, rows []CompareRow) string {
 		}
 	}
 	return b.String()
-}
-
-// meanAndSD is the mean and the sample standard deviation (NaN for fewer than 2 values).
-func meanAndSD(xs []float64) (float64, float64) {
-	m := mean(xs)
-	if len(xs) < 2 {
-		return m, math.NaN()
-	}
-	s := 0.0
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(s / float64(len(xs)-1))
 }
