@@ -31,12 +31,15 @@ type TestScore struct {
 
 // Result is what a run writes to result.json.
 type Result struct {
-	Version    int                 `json:"version"`
-	Config     RunConfig           `json:"config"`
-	DataFiles  []data.FileDigest   `json:"data_files,omitempty"` // the files the data were read from (ETT), with their SHA-256
-	Model      string              `json:"model"`
-	Parameters int                 `json:"parameters"`
-	Backend    string              `json:"backend"`
+	Version    int               `json:"version"`
+	Config     RunConfig         `json:"config"`
+	DataFiles  []data.FileDigest `json:"data_files,omitempty"` // the files the data were read from (ETT), with their SHA-256
+	Model      string            `json:"model"`
+	Parameters int               `json:"parameters"`
+	Backend    string            `json:"backend"`
+	// Build names the code that trained the run (buildID): its commit and GoMLX version. One
+	// build repeats its numbers exactly; another may not, at float32 (environment.md).
+	Build      string              `json:"build,omitempty"`
 	Epochs     []train.EpochRecord `json:"epochs"`
 	BestEpoch  int                 `json:"best_epoch"`
 	BestVal    float64             `json:"best_val"`

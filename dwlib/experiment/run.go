@@ -292,7 +292,7 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 	be, bv := s.Best()
 	r := &Result{
 		Version: resultVersion, Config: cfg, DataFiles: ds.Files, Model: f.String(), Parameters: f.NumParameters(),
-		Backend: backend.Config(), Epochs: s.History(), BestEpoch: be, BestVal: bv, StopReason: s.StopReason(),
+		Backend: backend.Config(), Build: buildID(), Epochs: s.History(), BestEpoch: be, BestVal: bv, StopReason: s.StopReason(),
 		Test: score, SecondsPerEpoch: medianTrainSeconds(s.History()), WallSeconds: time.Since(start).Seconds(),
 		ResumedAt: resumedAt, Prior: priorRec,
 	}
