@@ -43,7 +43,7 @@ command -v nvidia-smi >/dev/null || die "nvidia-smi not found: this script needs
 if [[ ! -x "$DW" ]]; then
   command -v go >/dev/null || die "$DW is missing and go is not installed: build dw elsewhere (go build -o bin/dw ./cmd/dw) and pass --dw"
   say "building $DW"
-  GOEXPERIMENT= go build -o "$DW" ./cmd/dw
+  GOEXPERIMENT= go build -buildvcs=auto -o "$DW" ./cmd/dw # -buildvcs: results name their commit
 fi
 
 # ---------------------------------------------------------------- 1. the plugin and CUDA's libraries

@@ -81,7 +81,7 @@ if [[ -z "$dw" && "$list" == 0 ]]; then
   mkdir -p bin
   # A plain build, as every archived result was made with (SIMD kernels round differently, so a
   # run resumed under the other build would mix two): environment.md, "SIMD builds".
-  GOEXPERIMENT= go build -o bin/dw ./cmd/dw
+  GOEXPERIMENT= go build -buildvcs=auto -o bin/dw ./cmd/dw # -buildvcs: results name their commit
   dw="$ROOT/bin/dw"
 fi
 
