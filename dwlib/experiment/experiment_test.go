@@ -405,3 +405,26 @@ func TestTrainedAblationsChangeOneThing(t *testing.T) {
 		t.Errorf("%d trained ablations, the test covers %d", got, want)
 	}
 }
+
+// TestTrainedETTChangesOnlyTheRate: the ETT recipe is standard with a tenth of its learning rate
+// on a cosine decay over 15 epochs, and nothing else: the same model, data and protocol.
+func TestTrainedETTChangesOnlyTheRate(t *testing.T) {
+	for _, tb := range []string{"ettm1", "ettm2"} {
+		std, err := Resolve(Standard, tb, "full", 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Resolve(TrainedETT, tb, "full", 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Train.LR != 3e-4 || c.Train.LRSchedule != train.LRCosine || c.Train.LRMin != 3e-6 || c.Fit.Epochs != 15 || c.Fit.Patience != 15 {
+			t.Errorf("%s: trained-ett is %s", tb, c.JSON())
+		}
+		c.Profile, c.Train.LR, c.Train.LRSchedule, c.Train.LRMin = Standard, std.Train.LR, std.Train.LRSchedule, std.Train.LRMin
+		c.Fit.Epochs, c.Fit.Patience = std.Fit.Epochs, std.Fit.Patience
+		if string(c.JSON()) != string(std.JSON()) {
+			t.Errorf("%s: trained-ett changes more than the rate and its schedule:\n%s\n%s", tb, c.JSON(), std.JSON())
+		}
+	}
+}
