@@ -294,3 +294,50 @@ func TestETTAvailable(t *testing.T) {
 		}
 	}
 }
+
+// TestETTNoCalendar: Options.NoCalendar leaves the drive out and nothing else: the same units
+// with the same standardised states, DriveDim 0; other testbeds refuse it.
+func TestETTNoCalendar(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(strings.Join(ETTColumns, ",") + "\n")
+	t0 := time.Date(2016, 7, 1, 0, 0, 0, 0, time.UTC)
+	rows := ETTTrainRows + ETTValRows + ETTTestRows
+	for i := range rows {
+		b.WriteString(t0.Add(time.Duration(i) * ettStep).Format(ettTimeLayout))
+		for j := range ETTStateDim {
+			fmt.Fprintf(&b, ",%g", math.Sin(float64(i)/(50+7*float64(j)))+float64(i%97)/97)
+		}
+		b.WriteString("\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ETTm1.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	with, err := Load("ettm1", Options{ETTDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := Load("ettm1", Options{ETTDir: dir, NoCalendar: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.DriveDim != CalendarDim || without.DriveDim != 0 {
+		t.Fatalf("DriveDim %d with the calendar and %d without, want %d and 0", with.DriveDim, without.DriveDim, CalendarDim)
+	}
+	for _, sp := range [][2][]Series{{with.Train, without.Train}, {with.Val, without.Val}, {with.Test, without.Test}} {
+		if len(sp[0]) != len(sp[1]) {
+			t.Fatalf("%d units with the calendar, %d without", len(sp[0]), len(sp[1]))
+		}
+		for u := range sp[0] {
+			if !slices.EqualFunc(sp[0][u].X, sp[1][u].X, slices.Equal[[]float64]) {
+				t.Fatalf("unit %d: the states differ without the calendar", u)
+			}
+			if sp[1][u].Drive != nil {
+				t.Fatalf("unit %d keeps a drive without the calendar", u)
+			}
+		}
+	}
+	if _, err := Load("mackey-glass", Options{NoCalendar: true, NoCache: true}); err == nil || !strings.Contains(err.Error(), "NoCalendar") {
+		t.Errorf("mackey-glass with NoCalendar: %v, want a refusal naming it", err)
+	}
+}

@@ -67,6 +67,13 @@ type Options struct {
 	// ETTDir holds ETTm1.csv.gz / ETTm2.csv.gz ("": <repo>/../shared/data/ett).
 	ETTDir string
 
+	// NoCalendar leaves the six calendar coordinates out of the ETT testbeds' drive, so that
+	// the forecaster sees the seven series alone (DriveDim 0), as the baselines may. The
+	// 12-month training split holds each day of the year once: with the calendar as input a
+	// forecaster can tie a season's course to the date it had in the training year, which the
+	// validation and test months (the next year) do not repeat. ETT only; refused by the others.
+	NoCalendar bool
+
 	// CacheDir holds generated trajectories ("": <repo>/data/cache).
 	// NoCache generates in memory without reading or writing any file.
 	CacheDir string
@@ -112,6 +119,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 			}
 			if err := opt.checkFieldOptions(name); err != nil {
 				return nil, err
+			}
+			if opt.NoCalendar && !strings.HasPrefix(name, "ett") {
+				return nil, fmt.Errorf("data: %s: Options.NoCalendar applies to ettm1 and ettm2 only (a CSV data set sets its spec's calendar)", name)
 			}
 			return e.load(name, opt)
 		}
@@ -313,7 +323,11 @@ func loadETT(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab, err := ReadCSV(path, ETTSpec(name, unitLen))
+	spec := ETTSpec(name, unitLen)
+	if opt.NoCalendar {
+		spec.Calendar = CalendarNone
+	}
+	tab, err := ReadCSV(path, spec)
 	if err != nil {
 		return nil, err
 	}

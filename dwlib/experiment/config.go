@@ -24,6 +24,9 @@ type DataConfig struct {
 	ScalarNorm bool    `json:"scalar_norm,omitempty"` // one scalar mean and sd over all training entries (the authors')
 	GenSeed    uint64  `json:"gen_seed,omitempty"`    // data-generation seed (data.DefaultGenSeed)
 	MaxUnits   int     `json:"max_units,omitempty"`   // use at most this many units per split (evenly spaced; 0: all)
+	// NoCalendar drops ETT's six calendar drive coordinates (data.Options.NoCalendar): the
+	// trained-ett recipe, where validation prefers the series alone on both ETT testbeds.
+	NoCalendar bool `json:"no_calendar,omitempty"`
 	// Channels and Participant choose the ieeg-synth participant (40 or 80 channels; 0: 40) and
 	// the fmri-synth parcel count (0: 32); see data.Options.
 	Channels    int `json:"channels,omitempty"`
@@ -142,7 +145,8 @@ func (c RunConfig) dataOptions() data.Options {
 	return data.Options{Seed: c.Seed, GenSeed: c.Data.GenSeed, NumTraj: c.Data.NumTraj, Length: c.Data.Length, DriveScale: c.Data.DriveScale,
 		Generator: c.Data.Generator, ScalarNorm: c.Data.ScalarNorm,
 		Channels: c.Data.Channels, Participant: c.Data.Participant,
-		FieldGrid: c.Data.FieldGrid, Subsample: c.Data.Subsample, SeqLen: c.Data.SeqLen, SeqStride: c.Data.SeqStride}
+		FieldGrid: c.Data.FieldGrid, Subsample: c.Data.Subsample, SeqLen: c.Data.SeqLen, SeqStride: c.Data.SeqStride,
+		NoCalendar: c.Data.NoCalendar}
 }
 
 // modelConfig completes the model configuration with the dataset's dimensions.

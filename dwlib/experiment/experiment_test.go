@@ -406,9 +406,10 @@ func TestTrainedAblationsChangeOneThing(t *testing.T) {
 	}
 }
 
-// TestTrainedETTChangesOnlyTheRate: the ETT recipe is standard with a tenth of its learning rate
-// on a cosine decay over 15 epochs, and nothing else: the same model, data and protocol.
-func TestTrainedETTChangesOnlyTheRate(t *testing.T) {
+// TestTrainedETTChangesOnlyTheRateAndCalendar: the ETT recipe is standard with a tenth of its
+// learning rate on a cosine decay over 15 epochs and without the calendar drive, and nothing else:
+// the same model, units and protocol; trained-ett-calendar differs from it in the calendar only.
+func TestTrainedETTChangesOnlyTheRateAndCalendar(t *testing.T) {
 	for _, tb := range []string{"ettm1", "ettm2"} {
 		std, err := Resolve(Standard, tb, "full", 0, 0)
 		if err != nil {
@@ -418,13 +419,25 @@ func TestTrainedETTChangesOnlyTheRate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Train.LR != 3e-4 || c.Train.LRSchedule != train.LRCosine || c.Train.LRMin != 3e-6 || c.Fit.Epochs != 15 || c.Fit.Patience != 15 {
+		cal, err := Resolve(TrainedETTCalendar, tb, "full", 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Train.LR != 3e-4 || c.Train.LRSchedule != train.LRCosine || c.Train.LRMin != 3e-6 || c.Fit.Epochs != 15 || c.Fit.Patience != 15 || !c.Data.NoCalendar {
 			t.Errorf("%s: trained-ett is %s", tb, c.JSON())
 		}
-		c.Profile, c.Train.LR, c.Train.LRSchedule, c.Train.LRMin = Standard, std.Train.LR, std.Train.LRSchedule, std.Train.LRMin
-		c.Fit.Epochs, c.Fit.Patience = std.Fit.Epochs, std.Fit.Patience
-		if string(c.JSON()) != string(std.JSON()) {
-			t.Errorf("%s: trained-ett changes more than the rate and its schedule:\n%s\n%s", tb, c.JSON(), std.JSON())
+		cal.Profile, cal.Data.NoCalendar = TrainedETT, true
+		if string(cal.JSON()) != string(c.JSON()) {
+			t.Errorf("%s: trained-ett-calendar changes more than the calendar:\n%s\n%s", tb, cal.JSON(), c.JSON())
 		}
+		c.Profile, c.Train.LR, c.Train.LRSchedule, c.Train.LRMin = Standard, std.Train.LR, std.Train.LRSchedule, std.Train.LRMin
+		c.Fit.Epochs, c.Fit.Patience, c.Data.NoCalendar = std.Fit.Epochs, std.Fit.Patience, false
+		if string(c.JSON()) != string(std.JSON()) {
+			t.Errorf("%s: trained-ett changes more than the rate, its schedule and the calendar:\n%s\n%s", tb, c.JSON(), std.JSON())
+		}
+	}
+	// Off ETT there is no calendar to drop: the recipe is the rate alone.
+	if c, err := Resolve(TrainedETT, "mackey-glass", "full", 0, 0); err != nil || c.Data.NoCalendar {
+		t.Errorf("trained-ett on mackey-glass: %v, no_calendar %v", err, c.Data.NoCalendar)
 	}
 }
