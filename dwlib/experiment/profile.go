@@ -127,7 +127,8 @@ func TrainedAblations() []string {
 		TrainedAuthorsBody, TrainedWindow16, TrainedMSE}
 }
 
-// ProfileChange says in a few words what a trained ablation changes ("" for other profiles).
+// ProfileChange says in a few words what a trained ablation or ETT recipe changes ("" for other
+// profiles).
 func ProfileChange(profile string) string {
 	return map[string]string{
 		Trained:            "the ablations' base: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
@@ -139,6 +140,8 @@ func ProfileChange(profile string) string {
 		TrainedAuthorsBody: "the authors' architecture with the text's linear read-in",
 		TrainedWindow16:    "16 context steps in training, validation and test (the authors' test protocol)",
 		TrainedMSE:         "MSE loss instead of rel-L2",
+		TrainedETT:         "the ETT recipe: standard at LR 3e-4 → 3e-6 over 15 epochs, no calendar drive",
+		TrainedETTCalendar: "trained-ett with the calendar drive kept",
 	}[profile]
 }
 
