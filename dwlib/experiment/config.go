@@ -255,6 +255,9 @@ func (c RunConfig) Validate() error {
 	if d := c.Data; (d.Channels != 0 || d.Participant != 0 && d.Manifest == nil) && c.Testbed != "ieeg-synth" && c.Testbed != "fmri-synth" {
 		return fmt.Errorf("experiment: %s: data.channels (%d) and data.participant (%d) apply to ieeg-synth and fmri-synth only", c.Testbed, d.Channels, d.Participant)
 	}
+	if c.Data.NoCalendar && c.Testbed != "ettm1" && c.Testbed != "ettm2" {
+		return fmt.Errorf("experiment: %s: data.no_calendar applies to ettm1 and ettm2 only (a CSV data set sets \"calendar\" in its spec)", c.Testbed)
+	}
 	if c.Model.ChannelIndependent && c.Model.Kind == KindUNet {
 		return fmt.Errorf("experiment: model.channel_independent applies to the mamba and mlp forecasters, not to the %s", KindUNet)
 	}

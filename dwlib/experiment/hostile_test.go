@@ -36,6 +36,14 @@ func TestReadConfigHostile(t *testing.T) {
 		{"long profile", editJSON(t, js, func(m map[string]any) { m["profile"] = long }), []string{"profile", "5000 bytes", "at most"}},
 		{"long testbed", editJSON(t, js, func(m map[string]any) { m["testbed"] = long }), []string{"testbed", "5000 bytes", "at most"}},
 		{"long method", editJSON(t, js, func(m map[string]any) { m["train"].(map[string]any)["method"] = long }), []string{"method", "5000 bytes", "at most"}},
+		{"no calendar off ETT", editJSON(t, js, func(m map[string]any) {
+			d, _ := m["data"].(map[string]any)
+			if d == nil {
+				d = map[string]any{}
+			}
+			d["no_calendar"] = true
+			m["data"] = d
+		}), []string{"data.no_calendar", "ettm1 and ettm2 only", cfg.Testbed}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "run.json")
