@@ -64,6 +64,10 @@ type ModelConfig struct {
 	// ChannelIndependent runs the step on each state coordinate alone with shared weights
 	// (model.Config.ChannelIndependent); false, the default, mixes the coordinates in the read-in.
 	ChannelIndependent bool `json:"channel_independent,omitempty"`
+	// Shift is the level-invariant read-in (model.Config.Shift): "" (none), "last" (forecast the
+	// motion from each window's last observed state) or "mean" (from its observed mean). A shifted
+	// model trains with train.loss "mse" (train.NewTrainer refuses rel-L2 there).
+	Shift string `json:"shift,omitempty"`
 	// The U-Net (Kind "unet", model.UNetConfig; absent for the other kinds): the field layout
 	// Channels × Height × Width (the testbed's, data.FieldShape), the first level's width Base,
 	// the width factor per level Mult, the number of levels Depth and the frames each step reads
@@ -159,7 +163,7 @@ func (c RunConfig) modelConfig(stateDim, driveDim int) (model.Config, error) {
 	return model.Config{Kind: m.Kind, StateDim: stateDim, DriveDim: driveDim, Hidden: m.Hidden, Layers: m.Layers,
 		SSMState: m.SSMState, ConvWidth: m.ConvWidth, Expand: m.Expand, Window: m.Window, BurnIn: m.BurnIn,
 		DType: dt, Seed: c.Seed, Norm: m.Norm, Stem: m.Stem, Head: m.Head, Init: m.Init,
-		ChannelIndependent: m.ChannelIndependent}, nil
+		ChannelIndependent: m.ChannelIndependent, Shift: m.Shift}, nil
 }
 
 func parseDType(s string) (dtypes.DType, error) {
@@ -260,6 +264,17 @@ func (c RunConfig) Validate() error {
 	}
 	if c.Model.ChannelIndependent && c.Model.Kind == KindUNet {
 		return fmt.Errorf("experiment: model.channel_independent applies to the mamba and mlp forecasters, not to the %s", KindUNet)
+	}
+	if c.Model.Shift != model.ShiftNone {
+		if !slices.Contains(model.Shifts, c.Model.Shift) {
+			return fmt.Errorf("experiment: model.shift = %q, valid values are \"\" (none), %q and %q", c.Model.Shift, model.ShiftLast, model.ShiftMean)
+		}
+		if c.Model.Kind == KindUNet {
+			return fmt.Errorf("experiment: model.shift applies to the mamba and mlp forecasters, not to the %s", KindUNet)
+		}
+		if c.Train.Loss != train.LossMSE {
+			return fmt.Errorf("experiment: model.shift %q needs train.loss %q (it is %q): a shift leaves the squared error unchanged, not the relative L2's denominator", c.Model.Shift, train.LossMSE, c.Train.Loss)
+		}
 	}
 	if p := c.Prior; p != nil && (p.Folds < 0 || p.Purge < 0) {
 		return fmt.Errorf("experiment: prior.folds (%d) and prior.purge (%d) must not be negative", p.Folds, p.Purge)

@@ -107,8 +107,13 @@ const (
 	// TrainedETT is the recipe for the ETT testbeds, where a longer budget does not help: the
 	// standard runs' validation loss rises from the first epochs while the training loss falls
 	// (trainETT). TrainedETTCalendar is its one ablation: the same with the calendar drive kept.
+	// TrainedETTShift adds the level-invariant read-in (model.ShiftLast: each window forecast as a
+	// motion from its last observed state), which trains with the MSE loss; TrainedETTMSE is its
+	// control, the MSE loss alone.
 	TrainedETT         = "trained-ett"
 	TrainedETTCalendar = "trained-ett-calendar"
+	TrainedETTShift    = "trained-ett-shift"
+	TrainedETTMSE      = "trained-ett-mse"
 
 	ShearCPU   = "shear-cpu"
 	ShearPaper = "shear-paper"
@@ -118,7 +123,7 @@ const (
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
 	return append([]string{Quick, Standard, Trained, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
-		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper, TrainedETT, TrainedETTCalendar}, TrainedAblations()...)
+		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper, TrainedETT, TrainedETTCalendar, TrainedETTShift, TrainedETTMSE}, TrainedAblations()...)
 }
 
 // TrainedAblations lists the profiles that each change one thing of the trained recipe.
@@ -142,6 +147,8 @@ func ProfileChange(profile string) string {
 		TrainedMSE:         "MSE loss instead of rel-L2",
 		TrainedETT:         "the ETT recipe: standard at LR 3e-4 → 3e-6 over 15 epochs, no calendar drive",
 		TrainedETTCalendar: "trained-ett with the calendar drive kept",
+		TrainedETTShift:    "trained-ett forecasting from each window's last state (model.shift last), MSE loss",
+		TrainedETTMSE:      "trained-ett with the MSE loss (trained-ett-shift's control)",
 	}[profile]
 }
 
@@ -249,11 +256,16 @@ func resolveUnchecked(profile, testbed string, csv *CSVData, method string, seed
 		standardize(&c)
 		trainLonger(&c)
 		trainedAblation(profile, &c)
-	case TrainedETT, TrainedETTCalendar:
+	case TrainedETT, TrainedETTCalendar, TrainedETTShift, TrainedETTMSE:
 		standardize(&c)
 		trainETT(&c)
-		if profile == TrainedETTCalendar {
+		switch profile {
+		case TrainedETTCalendar:
 			c.Data.NoCalendar = false
+		case TrainedETTShift:
+			c.Model.Shift, c.Train.Loss = model.ShiftLast, train.LossMSE
+		case TrainedETTMSE:
+			c.Train.Loss = train.LossMSE
 		}
 	case Quick:
 		quicken(&c)

@@ -40,6 +40,9 @@ type Config struct {
 	// (PatchTST's "channel independence" on ETT); a residual block is still y = x + F(x), so
 	// every method, Internal-DW included, is unchanged.
 	ChannelIndependent bool
+
+	// Shift is the level-invariant read-in (shift.go): "" (none, the paper's), "last" or "mean".
+	Shift string
 }
 
 // Defaults returns c with zero fields set to the paper's values.
@@ -102,5 +105,5 @@ func (c Config) Validate() error {
 	if c.DType != dtypes.Float32 && c.DType != dtypes.Float64 {
 		return fmt.Errorf("model: Config.DType = %s, must be Float32 or Float64", c.DType)
 	}
-	return nil
+	return checkShift("Config.Shift", c.Shift)
 }

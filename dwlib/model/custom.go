@@ -33,6 +33,9 @@ type Spec struct {
 	// Seed seeds the GoMLX initialisers (the store's random generator) when FromCell creates the
 	// cell's variables, so the same Seed gives the same initial parameters.
 	Seed uint64
+	// Shift is the window shift the Trainer and Predictor apply around the model (shift.go): ""
+	// (none), "last" or "mean".
+	Shift string
 }
 
 // Defaults returns s with zero fields set: Name "custom", Window 16, BurnIn 32, Float32.
@@ -65,14 +68,14 @@ func (s Spec) Validate() error {
 	if s.DType != dtypes.Float32 && s.DType != dtypes.Float64 {
 		return fmt.Errorf("model: Spec.DType = %s, must be Float32 or Float64", s.DType)
 	}
-	return nil
+	return checkShift("Spec.Shift", s.Shift)
 }
 
 // Spec returns the forecaster's Spec (Name is its Kind).
 func (f *Forecaster) Spec() Spec {
 	c := f.cfg
 	return Spec{Name: c.Kind, StateDim: c.StateDim, DriveDim: c.DriveDim, Layers: c.Layers, Window: c.Window,
-		BurnIn: c.BurnIn, DType: c.DType, Seed: c.Seed}
+		BurnIn: c.BurnIn, DType: c.DType, Seed: c.Seed, Shift: c.Shift}
 }
 
 // Merge builds residual merge l (0 ≤ l < Spec.Layers) of the current step: x + F(x). Inside a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
 // Batch is a minibatch of rollout windows in flat row-major float64 slices.
@@ -79,4 +80,17 @@ func (b *Batch) Rows(lo, hi int) *Batch {
 		out.Drive = b.Drive[lo*n : hi*n]
 	}
 	return out
+}
+
+// shiftBatch returns b with each window's offset (model.ShiftOffsets of its history) subtracted
+// from its history and targets, in new storage; the drive is shared, unshifted.
+func shiftBatch(b *Batch, shift string) (*Batch, error) {
+	c, err := model.ShiftOffsets(shift, b.History, b.N, b.Window, b.D)
+	if err != nil || c == nil {
+		return b, err
+	}
+	out := *b
+	out.History = model.SubtractOffsets(b.History, c, b.N, b.Window, b.D)
+	out.Targets = model.SubtractOffsets(b.Targets, c, b.N, b.K, b.D)
+	return &out, nil
 }

@@ -40,6 +40,7 @@ type customJSON struct {
 	Seed                                       uint64
 	HiddenDim                                  int      `json:",omitempty"` // a recurrent cell's; absent for a stateless one, as before
 	Variables                                  []string // "path dtype[dims]" under ModelScope, in store order
+	Shift                                      string   `json:",omitempty"` // absent when none, as before
 }
 
 // modelIdentityOf is the "model" part of the run identity: a Forecaster's configuration (as it has
@@ -50,7 +51,7 @@ func modelIdentityOf(m Model) any {
 	}
 	s := m.Spec()
 	id := customJSON{Custom: s.Name, StateDim: s.StateDim, DriveDim: s.DriveDim, Layers: m.NumLayers(), Window: s.Window,
-		BurnIn: s.BurnIn, DType: s.DType.String(), Seed: s.Seed, HiddenDim: s.HiddenDim}
+		BurnIn: s.BurnIn, DType: s.DType.String(), Seed: s.Seed, HiddenDim: s.HiddenDim, Shift: s.Shift}
 	for v := range m.Store().IterVariables() {
 		if inScope(v.Scope(), ModelScope) {
 			id.Variables = append(id.Variables, fmt.Sprintf("%s %s%v", v.Path(), v.Shape().DType, v.Shape().Dimensions))

@@ -149,8 +149,34 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 			return nil, fmt.Errorf("train: Predictor: history value %d (window %d) is %v", i, i/(W*D), v)
 		}
 	}
+	// A shifted model (model.Spec.Shift) forecasts x − c from the shifted history; c is added back.
+	c, err := model.ShiftOffsets(mc.Shift, hist, N, W, D)
+	if err != nil {
+		return nil, fmt.Errorf("train: Predictor: %w", err)
+	}
+	if c != nil {
+		hist = model.SubtractOffsets(hist, c, N, W, D)
+	}
+	preds, err := p.forecast(len(ws), hist, drive, W, H)
+	if err != nil || c == nil {
+		return preds, err
+	}
+	for i, pi := range preds {
+		for _, row := range pi {
+			for j := range row {
+				row[j] += c[i*D+j]
+			}
+		}
+	}
+	return preds, nil
+}
+
+// forecast rolls the model out from the (shifted) histories of nw windows, padded to MaxBatch.
+func (p *Predictor) forecast(nw int, hist, drive []float64, W, H int) ([][][]float64, error) {
+	mc := p.f.Spec()
+	D, J, N := mc.StateDim, mc.DriveDim, p.batch
 	if p.step != nil {
-		return p.forecastSteps(len(ws), hist, drive, W, H)
+		return p.forecastSteps(nw, hist, drive, W, H)
 	}
 	e, err := p.exec(H)
 	if err != nil {
@@ -165,7 +191,7 @@ func (p *Predictor) ForecastBatch(ws []eval.Window, H int) ([][][]float64, error
 		return nil, fmt.Errorf("train: Predictor: %w", err)
 	}
 	flat := FromTensor(outs[0])
-	preds := make([][][]float64, len(ws))
+	preds := make([][][]float64, nw)
 	for i := range preds {
 		preds[i] = make([][]float64, H)
 		for h := range H {

@@ -111,6 +111,9 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 		return nil, err
 	}
 	mc := f.Spec()
+	if mc.Shift != model.ShiftNone && cfg.Loss != LossMSE {
+		return nil, fmt.Errorf("train: the model's Shift %q needs Loss %q (Config.Loss is %q): a shift leaves the squared error unchanged, not the relative L2's denominator", mc.Shift, LossMSE, cfg.Loss)
+	}
 	src := rand.NewPCG(cfg.Seed, 0x7472616e)
 	t := &Trainer{cfg: cfg, model: f, src: src, rng: rand.New(src), hook: hook, bk: bk}
 	vars := trainables(f)
@@ -245,6 +248,13 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 	if b.K != t.cfg.K || b.D != mc.StateDim || b.J != mc.DriveDim || b.Window != mc.Window {
 		return StepResult{}, fmt.Errorf("train: batch (K=%d, D=%d, J=%d, Window=%d) does not match the run (K=%d, D=%d, J=%d, Window=%d)",
 			b.K, b.D, b.J, b.Window, t.cfg.K, mc.StateDim, mc.DriveDim, mc.Window)
+	}
+	if mc.Shift != model.ShiftNone {
+		shifted, err := shiftBatch(b, mc.Shift)
+		if err != nil {
+			return StepResult{}, err
+		}
+		b = shifted
 	}
 	calibrate := t.ctrl != nil && t.ctrl.IsCalibration()
 	if chunk <= 0 || calibrate || b.N <= chunk {
