@@ -436,6 +436,28 @@ func TestTrainedETTChangesOnlyTheRateAndCalendar(t *testing.T) {
 			t.Errorf("%s: trained-ett changes more than the rate, its schedule and the calendar:\n%s\n%s", tb, c.JSON(), std.JSON())
 		}
 	}
+	// trained-ett-shift adds the shift and the MSE loss it trains with; trained-ett-mse the loss alone.
+	for _, tb := range []string{"ettm1", "ettm2", "mackey-glass"} {
+		base, err := Resolve(TrainedETT, tb, "dw", 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			profile, shift string
+		}{{TrainedETTShift, model.ShiftLast}, {TrainedETTMSE, model.ShiftNone}} {
+			c, err := Resolve(tc.profile, tb, "dw", 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Model.Shift != tc.shift || c.Train.Loss != train.LossMSE {
+				t.Errorf("%s on %s: shift %q, loss %q", tc.profile, tb, c.Model.Shift, c.Train.Loss)
+			}
+			c.Profile, c.Model.Shift, c.Train.Loss = TrainedETT, "", ""
+			if string(c.JSON()) != string(base.JSON()) {
+				t.Errorf("%s on %s changes more than the shift and the loss:\n%s\n%s", tc.profile, tb, c.JSON(), base.JSON())
+			}
+		}
+	}
 	// Off ETT there is no calendar to drop: the recipe is the rate alone.
 	if c, err := Resolve(TrainedETT, "mackey-glass", "full", 0, 0); err != nil || c.Data.NoCalendar {
 		t.Errorf("trained-ett on mackey-glass: %v, no_calendar %v", err, c.Data.NoCalendar)

@@ -44,6 +44,13 @@ func TestReadConfigHostile(t *testing.T) {
 			d["no_calendar"] = true
 			m["data"] = d
 		}), []string{"data.no_calendar", "ettm1 and ettm2 only", cfg.Testbed}},
+		{"unknown shift", editJSON(t, js, func(m map[string]any) {
+			m["model"].(map[string]any)["shift"] = "median"
+			m["train"].(map[string]any)["loss"] = "mse"
+		}), []string{"model.shift", `"median"`, `"last"`}},
+		{"shift with rel-L2", editJSON(t, js, func(m map[string]any) {
+			m["model"].(map[string]any)["shift"] = "last"
+		}), []string{"model.shift", `train.loss "mse"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "run.json")
