@@ -37,3 +37,22 @@ func PaperScore(testbed, method string) string {
 	}
 	return "–"
 }
+
+// MeanCurve is the pointwise mean of curves of one length (per-horizon errors of several seeds);
+// nil when there are none. Curves of different lengths are cut to the shortest.
+func MeanCurve(curves [][]float64) []float64 {
+	if len(curves) == 0 {
+		return nil
+	}
+	n := len(curves[0])
+	for _, c := range curves {
+		n = min(n, len(c))
+	}
+	out := make([]float64, n)
+	for _, c := range curves {
+		for i := range out {
+			out[i] += c[i] / float64(len(curves))
+		}
+	}
+	return out
+}

@@ -34,3 +34,25 @@ func TestShowMarkdownOutsideANotebook(t *testing.T) {
 		t.Errorf("ShowMarkdown printed %q (%v)", b.String(), err)
 	}
 }
+
+func TestMeanCurve(t *testing.T) {
+	for _, tc := range []struct {
+		curves [][]float64
+		want   []float64
+	}{
+		{nil, nil},
+		{[][]float64{{1, 2, 3}}, []float64{1, 2, 3}},
+		{[][]float64{{1, 2, 3}, {3, 4, 5}}, []float64{2, 3, 4}},
+		{[][]float64{{1, 2, 3}, {3, 6}}, []float64{2, 4}},
+	} {
+		got := MeanCurve(tc.curves)
+		if len(got) != len(tc.want) {
+			t.Fatalf("MeanCurve(%v) = %v, want %v", tc.curves, got, tc.want)
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-15 {
+				t.Errorf("MeanCurve(%v) = %v, want %v", tc.curves, got, tc.want)
+			}
+		}
+	}
+}
