@@ -62,6 +62,16 @@ func cmdCompare(args []string) error {
 		return err
 	}
 	table := experiment.CompareMarkdown(*testbed, *method, rows)
+	if len(rows) > 1 {
+		// Which profile the recipe's rule, the lowest best validation loss, would pick.
+		if c, err := experiment.ChooseByValidation(rows); err == nil {
+			var vals []string
+			for i, r := range rows {
+				vals = append(vals, fmt.Sprintf("`%s` %.4f", r.Profile, c.MeanVal[i]))
+			}
+			table += fmt.Sprintf("\nValidation chooses `%s`: mean best validation loss over seeds %v: %s.\n", c.Profile, c.Seeds, strings.Join(vals, ", "))
+		}
+	}
 	fmt.Fprint(stdout, table)
 	if *save {
 		header := fmt.Sprintf("# Profiles compared: %s, %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split for the minimum-validation checkpoint; best val is that checkpoint's validation loss (comparable between profiles with the same K, context and loss); the baselines are scored under each profile's test protocol on the same seeds, and vs best baseline divides the mean test rel-L2 by the best of them (below 1: the model beats every baseline).\n\n", *testbed, *method, commandLine())

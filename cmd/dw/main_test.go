@@ -76,6 +76,9 @@ func TestQuickTableSweep(t *testing.T) {
 			t.Errorf("compare lacks %q: %v\n%s", want, err, cmp)
 		}
 	}
+	if strings.Contains(cmp, "Validation chooses") {
+		t.Errorf("compare chose a profile on validation with no seed finished under both:\n%s", cmp)
+	}
 	if _, err := dw(t, "compare", "-profiles", "quick,huge", "-runs", runs); err == nil || !strings.Contains(err.Error(), `unknown profile "huge"`) {
 		t.Errorf("compare with an unknown profile: %v", err)
 	}

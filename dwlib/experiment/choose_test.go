@@ -1,0 +1,48 @@
+package experiment
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestChooseByValidation(t *testing.T) {
+	row := func(p string, seeds []uint64, val []float64) CompareRow {
+		return CompareRow{Profile: p, Seeds: seeds, BestVal: val, Test: make([]float64, len(seeds))}
+	}
+	for _, tc := range []struct {
+		name  string
+		rows  []CompareRow
+		want  string
+		seeds []uint64
+		means []float64
+	}{
+		{"lowest mean wins", []CompareRow{row("a", []uint64{0, 1}, []float64{0.5, 0.7}), row("b", []uint64{0, 1}, []float64{0.4, 0.6})},
+			"b", []uint64{0, 1}, []float64{0.6, 0.5}},
+		// Only the seeds both finished count: b's bad seed 2 is not compared with a missing one.
+		{"common seeds only", []CompareRow{row("a", []uint64{0, 1}, []float64{0.5, 0.5}), row("b", []uint64{0, 1, 2}, []float64{0.4, 0.4, 9})},
+			"b", []uint64{0, 1}, []float64{0.5, 0.4}},
+		{"seed order differs", []CompareRow{row("a", []uint64{1, 0}, []float64{0.3, 0.9}), row("b", []uint64{0, 1}, []float64{0.5, 0.5})},
+			"b", []uint64{1, 0}, []float64{0.6, 0.5}},
+		{"a tie goes to the first", []CompareRow{row("a", []uint64{0}, []float64{0.5}), row("b", []uint64{0}, []float64{0.5})},
+			"a", []uint64{0}, []float64{0.5, 0.5}},
+	} {
+		c, err := ChooseByValidation(tc.rows)
+		if err != nil || c.Profile != tc.want || !slices.Equal(c.Seeds, tc.seeds) || len(c.MeanVal) != len(tc.means) {
+			t.Errorf("%s: %+v, %v; want %s on seeds %v", tc.name, c, err, tc.want, tc.seeds)
+			continue
+		}
+		for i := range c.MeanVal {
+			if d := c.MeanVal[i] - tc.means[i]; d > 1e-15 || d < -1e-15 {
+				t.Errorf("%s: means %v, want %v", tc.name, c.MeanVal, tc.means)
+			}
+		}
+	}
+	if _, err := ChooseByValidation([]CompareRow{row("a", []uint64{0}, []float64{1}), row("b", []uint64{1}, []float64{1})}); err == nil ||
+		!strings.Contains(err.Error(), "a (seeds [0])") || !strings.Contains(err.Error(), "b (seeds [1])") {
+		t.Errorf("disjoint seeds: %v, want an error naming both profiles and their seeds", err)
+	}
+	if _, err := ChooseByValidation(nil); err == nil {
+		t.Error("no rows: no error")
+	}
+}
