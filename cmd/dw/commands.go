@@ -256,7 +256,7 @@ func trainOne(ctx context.Context, c experiment.RunConfig, rf runFlags, stopAfte
 }
 
 func cmdEval(args []string) error {
-	fs := newFlags("eval", "-run DIR [-split test|val] [-protocol test|val] [-H H] [-origins N]")
+	fs := newFlags("eval", "-run DIR [-split test|val] [-protocol test|val] [-H H] [-origins N] | -run DIR -record")
 	dir := fs.String("run", "", "run directory (holding config.json and best.ckpt)")
 	split := fs.String("split", experiment.SplitTest, "the split to score: test or val")
 	protocol := fs.String("protocol", experiment.SplitTest, "test: the test context, horizon and origins; val: the validation loss's (training context, h = 1..K)")
@@ -266,11 +266,23 @@ func cmdEval(args []string) error {
 	cache := fs.String("cache", "", "cache of generated trajectories (default <repo>/data/cache)")
 	ett := fs.String("ett", "", "directory of the ETT files (default <repo>/../shared/data/ett)")
 	dataFile := fs.String("data", "", "a CSV run's file, when it is no longer where the run recorded it (its SHA-256 must be the run's)")
+	record := fs.Bool("record", false, "score the validation split under the test protocol and write it into the run's result.json (val_at_test, what dw compare chooses profiles on; runs trained since it exists have it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		return usageError{errors.New("-run is required")}
+	}
+	if *record {
+		if *split != experiment.SplitTest || *protocol != experiment.SplitTest || *H != 0 || *origins != 0 || *curve {
+			return usageError{errors.New("-record scores the validation split under the test protocol: it takes none of -split, -protocol, -H, -origins and -curve")}
+		}
+		s, err := experiment.RecordValAtTest(*dir, experiment.Options{DataCache: *cache, ETTDir: *ett, DataFile: *dataFile})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: val rel-L2 %.5f (test protocol: h = 1..%d, %d units, %d origins), in its result.json\n", *dir, s.RelL2, len(s.PerHorizon), s.Units, s.Origins)
+		return nil
 	}
 	for _, f := range []struct{ name, v string }{{"-split", *split}, {"-protocol", *protocol}} {
 		if f.v != experiment.SplitTest && f.v != experiment.SplitVal {

@@ -63,13 +63,18 @@ func cmdCompare(args []string) error {
 	}
 	table := experiment.CompareMarkdown(*testbed, *method, rows)
 	if len(rows) > 1 {
-		// Which profile the recipe's rule, the lowest best validation loss, would pick.
-		if c, err := experiment.ChooseByValidation(rows); err == nil {
-			var vals []string
-			for i, r := range rows {
-				vals = append(vals, fmt.Sprintf("`%s` %.4f", r.Profile, c.MeanVal[i]))
+		// Which profile each validation rule picks (experiment.ChooseByValidation).
+		for _, crit := range []struct{ name, what string }{
+			{experiment.ByValLoss, "mean best validation loss (h = 1..K)"},
+			{experiment.ByValAtTest, "mean validation score under the test protocol"},
+		} {
+			if c, err := experiment.ChooseByValidation(rows, crit.name); err == nil {
+				var vals []string
+				for i, r := range rows {
+					vals = append(vals, fmt.Sprintf("`%s` %.4f", r.Profile, c.MeanVal[i]))
+				}
+				table += fmt.Sprintf("\nValidation (%s) chooses `%s`: %s over seeds %v: %s.\n", crit.name, c.Profile, crit.what, c.Seeds, strings.Join(vals, ", "))
 			}
-			table += fmt.Sprintf("\nValidation chooses `%s`: mean best validation loss over seeds %v: %s.\n", c.Profile, c.Seeds, strings.Join(vals, ", "))
 		}
 	}
 	fmt.Fprint(stdout, table)

@@ -281,6 +281,19 @@ func TestTrainStopResumeEval(t *testing.T) {
 	if best == nil || !strings.Contains(val, "val rel-L2 "+best[1]+" (val protocol") {
 		t.Errorf("dw eval -split val -protocol val gives %q, training reported best validation %v", val, best)
 	}
+	// -record: the validation split under the test protocol, which the run already holds.
+	atTest, err := dw(t, "eval", "-run", dir, "-cache", cache, "-split", "val")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := dw(t, "eval", "-run", dir, "-cache", cache, "-record")
+	score := regexp.MustCompile(`val rel-L2 ([0-9.]+) \(test protocol`)
+	if a, r := score.FindStringSubmatch(atTest), score.FindStringSubmatch(rec); err != nil || a == nil || r == nil || a[1] != r[1] {
+		t.Errorf("eval -record gives %q (%v); eval -split val gives %q", rec, err, atTest)
+	}
+	if _, err := dw(t, "eval", "-run", dir, "-record", "-H", "4"); err == nil || !strings.Contains(err.Error(), "-record") {
+		t.Errorf("eval -record -H 4: %v, want a usage error naming -record", err)
+	}
 	for _, bad := range [][]string{{"-split", "train"}, {"-protocol", "dense"}, {"-H", "-1"}} {
 		if _, err := dw(t, append([]string{"eval", "-run", dir, "-cache", cache}, bad...)...); err == nil || !strings.Contains(err.Error(), bad[1]) {
 			t.Errorf("eval %v: %v, want an error naming %q", bad, err, bad[1])

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestChooseByValidation(t *testing.T) {
 		{"a tie goes to the first", []CompareRow{row("a", []uint64{0}, []float64{0.5}), row("b", []uint64{0}, []float64{0.5})},
 			"a", []uint64{0}, []float64{0.5, 0.5}},
 	} {
-		c, err := ChooseByValidation(tc.rows)
+		c, err := ChooseByValidation(tc.rows, ByValLoss)
 		if err != nil || c.Profile != tc.want || !slices.Equal(c.Seeds, tc.seeds) || len(c.MeanVal) != len(tc.means) {
 			t.Errorf("%s: %+v, %v; want %s on seeds %v", tc.name, c, err, tc.want, tc.seeds)
 			continue
@@ -38,11 +39,39 @@ func TestChooseByValidation(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ChooseByValidation([]CompareRow{row("a", []uint64{0}, []float64{1}), row("b", []uint64{1}, []float64{1})}); err == nil ||
+	if _, err := ChooseByValidation([]CompareRow{row("a", []uint64{0}, []float64{1}), row("b", []uint64{1}, []float64{1})}, ByValLoss); err == nil ||
 		!strings.Contains(err.Error(), "a (seeds [0])") || !strings.Contains(err.Error(), "b (seeds [1])") {
 		t.Errorf("disjoint seeds: %v, want an error naming both profiles and their seeds", err)
 	}
-	if _, err := ChooseByValidation(nil); err == nil {
+	if _, err := ChooseByValidation(nil, ByValLoss); err == nil {
 		t.Error("no rows: no error")
+	}
+	if _, err := ChooseByValidation([]CompareRow{row("a", []uint64{0}, []float64{1})}, "test"); err == nil || !strings.Contains(err.Error(), `"test"`) {
+		t.Errorf("an unknown criterion: %v", err)
+	}
+}
+
+// TestChooseByValAtTest: the test-protocol criterion reads ValAtTest, can disagree with the
+// validation loss, and skips seeds whose result has no ValAtTest (NaN).
+func TestChooseByValAtTest(t *testing.T) {
+	nan := math.NaN()
+	rows := []CompareRow{
+		{Profile: "a", Seeds: []uint64{0, 1, 2}, BestVal: []float64{0.39, 0.39, 0.39}, ValAtTest: []float64{0.42, 0.43, nan}},
+		{Profile: "b", Seeds: []uint64{0, 1, 2}, BestVal: []float64{0.40, 0.40, 0.40}, ValAtTest: []float64{0.41, 0.41, 0.30}},
+	}
+	byLoss, err := ChooseByValidation(rows, ByValLoss)
+	if err != nil || byLoss.Profile != "a" || len(byLoss.Seeds) != 3 {
+		t.Errorf("by validation loss: %+v, %v; want a on three seeds", byLoss, err)
+	}
+	atTest, err := ChooseByValidation(rows, ByValAtTest)
+	if err != nil || atTest.Profile != "b" || !slices.Equal(atTest.Seeds, []uint64{0, 1}) || atTest.Criterion != ByValAtTest {
+		t.Errorf("at the test protocol: %+v, %v; want b on seeds 0 and 1", atTest, err)
+	}
+	if math.Abs(atTest.MeanVal[0]-0.425) > 1e-15 || math.Abs(atTest.MeanVal[1]-0.41) > 1e-15 {
+		t.Errorf("means at the test protocol %v, want [0.425 0.41]", atTest.MeanVal)
+	}
+	old := []CompareRow{{Profile: "a", Seeds: []uint64{0}, BestVal: []float64{1}, ValAtTest: []float64{nan}}}
+	if _, err := ChooseByValidation(old, ByValAtTest); err == nil {
+		t.Error("no ValAtTest anywhere: no error")
 	}
 }

@@ -21,6 +21,8 @@ type CompareRow struct {
 	BestEpoch []int
 	Epochs    []int
 	Test      []float64
+	// ValAtTest is each seed's Result.ValAtTest (NaN where the result has none).
+	ValAtTest []float64
 	// Baselines holds the mean test rel-L2 over Seeds of each baseline (zero, damped persistence,
 	// ridge AR; BaselineNames order), nil when no seed has finished or baselines were not asked for.
 	Baselines []float64
@@ -48,6 +50,11 @@ func Compare(opt Options, testbed, method string, profiles []string, seeds []uin
 			row.BestEpoch = append(row.BestEpoch, r.BestEpoch)
 			row.Epochs = append(row.Epochs, len(r.Epochs))
 			row.Test = append(row.Test, r.Test.RelL2)
+			vt := math.NaN()
+			if r.ValAtTest != nil {
+				vt = r.ValAtTest.RelL2
+			}
+			row.ValAtTest = append(row.ValAtTest, vt)
 			if !baselines {
 				continue
 			}

@@ -45,6 +45,12 @@ type Result struct {
 	BestVal    float64             `json:"best_val"`
 	StopReason string              `json:"stop_reason"` // "epochs" or "patience"
 	Test       TestScore           `json:"test"`
+	// ValAtTest is the same checkpoint scored on the validation split under the test protocol
+	// (EvalWindow, HEval, EvalOrigins): BestVal scores h = 1..K, so it cannot be set beside a
+	// baseline's validation score (h = 1..HEval) or compare profiles at the horizon the test reads.
+	// Profiles are chosen on it (ChooseByValidation, ByValAtTest). Nil in a result written before
+	// it existed; RecordValAtTest (dw eval -record) adds it from the run's checkpoint.
+	ValAtTest *TestScore `json:"val_at_test,omitempty"`
 	// SecondsPerEpoch is the median training-loop time per epoch (no validation, no I/O), the
 	// paper's timing convention without its warm-up epoch when there are more than two epochs.
 	SecondsPerEpoch float64              `json:"seconds_per_epoch"`

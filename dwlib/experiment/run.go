@@ -289,11 +289,17 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: test evaluation: %w", cfg.Name(), err)
 	}
+	// The validation split under the test protocol; a split too short for it (a CSV data set's)
+	// leaves the field empty rather than losing the run.
+	var valAtTest *TestScore
+	if v, err := evaluateTest(s.Predictor(), ds.Val, cfg); err == nil {
+		valAtTest = &v
+	}
 	be, bv := s.Best()
 	r := &Result{
 		Version: resultVersion, Config: cfg, DataFiles: ds.Files, Model: f.String(), Parameters: f.NumParameters(),
 		Backend: backend.Config(), Build: buildID(), Epochs: s.History(), BestEpoch: be, BestVal: bv, StopReason: s.StopReason(),
-		Test: score, SecondsPerEpoch: medianTrainSeconds(s.History()), WallSeconds: time.Since(start).Seconds(),
+		Test: score, ValAtTest: valAtTest, SecondsPerEpoch: medianTrainSeconds(s.History()), WallSeconds: time.Since(start).Seconds(),
 		ResumedAt: resumedAt, Prior: priorRec,
 	}
 	if ctrl := s.Trainer().Controller(); ctrl != nil {
