@@ -75,3 +75,21 @@ func TestChooseByValAtTest(t *testing.T) {
 		t.Error("no ValAtTest anywhere: no error")
 	}
 }
+
+// TestCompareMarkdownValAtTest: the table's val-at-test column averages the seeds that record it
+// and says how many those are.
+func TestCompareMarkdownValAtTest(t *testing.T) {
+	rows := []CompareRow{
+		{Profile: "a", Seeds: []uint64{0, 1}, BestVal: []float64{0.5, 0.7}, BestEpoch: []int{1, 2}, Epochs: []int{3, 3}, Test: []float64{0.4, 0.6},
+			ValAtTest: []float64{0.45, math.NaN()}},
+		{Profile: "b", Seeds: []uint64{0}, BestVal: []float64{0.5}, BestEpoch: []int{1}, Epochs: []int{3}, Test: []float64{0.4}, ValAtTest: []float64{math.NaN()}},
+		{Profile: "c", Seeds: []uint64{0, 1}, BestVal: []float64{0.5, 0.5}, BestEpoch: []int{1, 1}, Epochs: []int{3, 3}, Test: []float64{0.4, 0.4},
+			ValAtTest: []float64{0.25, 0.35}},
+	}
+	md := CompareMarkdown("x", "full", rows)
+	for _, want := range []string{"| val at test (mean) |", "| a | – | 2 | 0.6000 | 0.4500 (1 of 2 seeds) | 1/3, 2/3 |", "| b | – | 1 | 0.5000 | – |", "| c | – | 2 | 0.5000 | 0.3000 | 1/3, 1/3 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("CompareMarkdown lacks %q:\n%s", want, md)
+		}
+	}
+}

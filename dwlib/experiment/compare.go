@@ -100,11 +100,11 @@ func (r CompareRow) BestBaseline() (string, float64) {
 // compare only between profiles with the same K, context and loss.
 func CompareMarkdown(testbed, method string, rows []CompareRow) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| %s, %s: profile | what changes | seeds | best val (mean) | best epoch / epochs | test rel-L2 (mean ± sd) |", testbed, method)
+	fmt.Fprintf(&b, "| %s, %s: profile | what changes | seeds | best val (mean) | val at test (mean) | best epoch / epochs | test rel-L2 (mean ± sd) |", testbed, method)
 	for _, n := range baselineNames {
 		fmt.Fprintf(&b, " %s |", n)
 	}
-	b.WriteString(" vs best baseline |\n|---|---|---|---|---|---|")
+	b.WriteString(" vs best baseline |\n|---|---|---|---|---|---|---|")
 	for range baselineNames {
 		b.WriteString("---|")
 	}
@@ -115,7 +115,7 @@ func CompareMarkdown(testbed, method string, rows []CompareRow) string {
 			change = "–"
 		}
 		if len(r.Seeds) == 0 {
-			fmt.Fprintf(&b, "| %s | %s | 0 | not run | | |", r.Profile, change)
+			fmt.Fprintf(&b, "| %s | %s | 0 | not run | | | |", r.Profile, change)
 			for range baselineNames {
 				b.WriteString(" |")
 			}
@@ -127,7 +127,21 @@ func CompareMarkdown(testbed, method string, rows []CompareRow) string {
 			epochs[i] = fmt.Sprintf("%d/%d", r.BestEpoch[i], r.Epochs[i])
 		}
 		m, sd := eval.MeanSD(r.Test)
-		fmt.Fprintf(&b, "| %s | %s | %d | %.4f | %s | %s |", r.Profile, change, len(r.Seeds), mean(r.BestVal),
+		// The validation split under the test protocol, over the seeds whose results record it.
+		atTest := "–"
+		var vt []float64
+		for _, v := range r.ValAtTest {
+			if !math.IsNaN(v) {
+				vt = append(vt, v)
+			}
+		}
+		if len(vt) > 0 {
+			atTest = fmt.Sprintf("%.4f", mean(vt))
+			if len(vt) < len(r.Seeds) {
+				atTest += fmt.Sprintf(" (%d of %d seeds)", len(vt), len(r.Seeds))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %.4f | %s | %s | %s |", r.Profile, change, len(r.Seeds), mean(r.BestVal), atTest,
 			strings.Join(epochs, ", "), meanSD(m, sd))
 		for j := range baselineNames {
 			if r.Baselines == nil {
