@@ -79,7 +79,7 @@ func cmdCompare(args []string) error {
 	}
 	fmt.Fprint(stdout, table)
 	if *save {
-		header := fmt.Sprintf("# Profiles compared: %s, %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split for the minimum-validation checkpoint; best val is that checkpoint's validation loss (comparable between profiles with the same K, context and loss); the baselines are scored under each profile's test protocol on the same seeds, and vs best baseline divides the mean test rel-L2 by the best of them (below 1: the model beats every baseline).\n\n", *testbed, *method, commandLine())
+		header := fmt.Sprintf("# Profiles compared: %s, %s\n\nWritten by `%s` from finished runs. Test rel-L2 is eq. (8) over h = 1..ceil(1.5K) on the test split for the minimum-validation checkpoint; best val is that checkpoint's validation loss (eq. (8) over h = 1..K from the training context, whatever the training loss: comparable between profiles with the same K and context); val at test is the same checkpoint on the validation split under the test protocol (– where a result does not record it: dw eval -record); the baselines are scored under each profile's test protocol on the same seeds, and vs best baseline divides the mean test rel-L2 by the best of them (below 1: the model beats every baseline).\n\n", *testbed, *method, commandLine())
 		if err := saveResult(file, header+table); err != nil {
 			return err
 		}
