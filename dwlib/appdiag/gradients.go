@@ -34,6 +34,10 @@ type Forecaster struct {
 // Store implements Model.
 func (m Forecaster) Store() *mlmodel.Store { return m.F.Store() }
 
+// Spec is the forecaster's: how its training shifted each window (Spec.Shift), which the
+// measurements shift the same way.
+func (m Forecaster) Spec() model.Spec { return m.F.Spec() }
+
 // Predictions implements Model.
 func (m Forecaster) Predictions(in model.Inputs, K int) []*Node {
 	return m.F.Rollout(nil, in, K, model.RolloutOptions{DetachContext: m.DetachContext}).Preds

@@ -432,7 +432,7 @@ type graphProber struct {
 
 // probeBatch builds the batch of picks, its probe graph and the frozen predictions ([N][K][D]).
 func probeBatch(bk compute.Backend, f train.Model, units []data.Series, picks []train.Pick, g train.Geometry, detach bool) (*train.Batch, *graphProber, []float64, error) {
-	b, err := train.MakeBatch(units, picks, g)
+	b, err := train.ModelBatch(f, units, picks, g) // shifted as training shifted it (model.Spec.Shift)
 	if err != nil {
 		return nil, nil, nil, err
 	}

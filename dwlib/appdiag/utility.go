@@ -7,6 +7,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/internal-dw/dwgo/dwlib/data"
+	"github.com/internal-dw/dwgo/dwlib/model"
 	"github.com/internal-dw/dwgo/dwlib/progress"
 	"github.com/internal-dw/dwgo/dwlib/train"
 )
@@ -82,11 +83,11 @@ func HeldOutUtility(bk compute.Backend, m Model, trainUnits, testUnits []data.Se
 	defer rep.Finish()
 	r := &UtilityResult{K: g.K, Pairs: pairs, Coords: cs}
 	for i, p := range pairs {
-		ba, err := train.MakeBatch(trainUnits, []train.Pick{{Unit: p.A.Unit, Origin: p.A.Origin}}, g)
+		ba, err := shiftedBatch(m, trainUnits, train.Pick{Unit: p.A.Unit, Origin: p.A.Origin}, g)
 		if err != nil {
 			return nil, err
 		}
-		bb, err := train.MakeBatch(testUnits, []train.Pick{{Unit: p.B.Unit, Origin: p.B.Origin}}, g)
+		bb, err := shiftedBatch(m, testUnits, train.Pick{Unit: p.B.Unit, Origin: p.B.Origin}, g)
 		if err != nil {
 			return nil, err
 		}
@@ -159,4 +160,17 @@ func (r *UtilityResult) Summary() UtilitySummary {
 	s.NegativeFraction = float64(s.NegativeSteps) / float64(r.K)
 	s.AFinal = s.AMedian[r.K-1]
 	return s
+}
+
+// shiftedBatch is the one-window batch at pick, shifted as m's training shifted its batches when
+// m says how (a Forecaster of a model with model.Spec.Shift).
+func shiftedBatch(m Model, units []data.Series, p train.Pick, g train.Geometry) (*train.Batch, error) {
+	b, err := train.MakeBatch(units, []train.Pick{p}, g)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := m.(interface{ Spec() model.Spec }); ok {
+		return train.ShiftBatch(b, s.Spec().Shift)
+	}
+	return b, nil
 }

@@ -72,7 +72,7 @@ func MeasureResidualShares(bk compute.Backend, f *model.Forecaster, units []data
 		if err != nil {
 			return ResidualShares{}, err
 		}
-		b, err := train.MakeBatch(units, picks[:batch], g)
+		b, err := train.ModelBatch(f, units, picks[:batch], g) // shifted as training shifted it
 		if err != nil {
 			return ResidualShares{}, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
 
@@ -82,8 +83,21 @@ func (b *Batch) Rows(lo, hi int) *Batch {
 	return out
 }
 
-// shiftBatch returns b with each window's offset (model.ShiftOffsets of its history) subtracted
-// from its history and targets, in new storage; the drive is shared, unshifted.
+// ModelBatch is MakeBatch shifted as m's Trainer shifts its batches (model.Spec.Shift): what a
+// diagnostic that feeds m's graphs directly must give them to see what training saw.
+func ModelBatch(m Model, units []data.Series, picks []Pick, g Geometry) (*Batch, error) {
+	b, err := MakeBatch(units, picks, g)
+	if err != nil {
+		return nil, err
+	}
+	return ShiftBatch(b, m.Spec().Shift)
+}
+
+// ShiftBatch returns b with each window's offset (model.ShiftOffsets of its history) subtracted
+// from its history and targets, in new storage; the drive is shared, unshifted. ShiftNone returns
+// b itself.
+func ShiftBatch(b *Batch, shift string) (*Batch, error) { return shiftBatch(b, shift) }
+
 func shiftBatch(b *Batch, shift string) (*Batch, error) {
 	c, err := model.ShiftOffsets(shift, b.History, b.N, b.Window, b.D)
 	if err != nil || c == nil {

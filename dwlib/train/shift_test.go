@@ -3,11 +3,13 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/internal-dw/dwgo/dwlib/backend"
+	"github.com/internal-dw/dwgo/dwlib/data"
 	"github.com/internal-dw/dwgo/dwlib/eval"
 	"github.com/internal-dw/dwgo/dwlib/model"
 )
@@ -169,5 +171,44 @@ func TestTrainerShiftNeedsMSE(t *testing.T) {
 	_, err := NewTrainer(backend.MustShared(), shiftedModel64(t, "mamba", model.ShiftLast), Config{Method: "full", K: 3})
 	if err == nil || !strings.Contains(err.Error(), `Shift "last" needs Loss "mse"`) {
 		t.Errorf("NewTrainer of a shifted model with rel-L2: %v, want a refusal naming the shift and the loss", err)
+	}
+}
+
+// TestModelBatch: the batch a diagnostic cuts for a shifted model is the training batch shifted
+// as the Trainer shifts it; an unshifted model gets MakeBatch's.
+func TestModelBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var units []data.Series
+	for range 2 {
+		var x [][]float64
+		for range 20 {
+			x = append(x, []float64{5 + rng.NormFloat64(), rng.NormFloat64()})
+		}
+		units = append(units, data.Series{X: x})
+	}
+	g := Geometry{Window: 4, K: 3}
+	picks := []Pick{{Unit: 0, Origin: 6}, {Unit: 1, Origin: 9}}
+	raw, err := MakeBatch(units, picks, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ModelBatch(shiftedModel64(t, "mamba", model.ShiftNone), units, picks, g)
+	if err != nil || !slices.Equal(plain.History, raw.History) || !slices.Equal(plain.Targets, raw.Targets) {
+		t.Errorf("ModelBatch of an unshifted model differs from MakeBatch (%v)", err)
+	}
+	got, err := ModelBatch(shiftedModel64(t, "mamba", model.ShiftLast), units, picks, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range raw.N {
+		last := raw.History[(i*g.Window+g.Window-1)*2:][:2]
+		for k := range g.K {
+			for j := range 2 {
+				off := (i*g.K+k)*2 + j
+				if got.Targets[off] != raw.Targets[off]-last[j] {
+					t.Fatalf("window %d step %d coordinate %d: target %v, want %v − %v", i, k+1, j, got.Targets[off], raw.Targets[off], last[j])
+				}
+			}
+		}
 	}
 }
