@@ -289,10 +289,14 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 	if err != nil {
 		return nil, fmt.Errorf("experiment: %s: test evaluation: %w", cfg.Name(), err)
 	}
-	// The validation split under the test protocol; a split too short for it (a CSV data set's)
-	// leaves the field empty rather than losing the run.
+	// The validation split under the test protocol; a split whose units are too short for it (a
+	// CSV data set's) leaves the field empty rather than losing the run.
 	var valAtTest *TestScore
-	if v, err := evaluateTest(s.Predictor(), ds.Val, cfg); err == nil {
+	if valFitsTest(ds.Val, cfg) {
+		v, err := evaluateTest(s.Predictor(), ds.Val, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("experiment: %s: validation under the test protocol: %w", cfg.Name(), err)
+		}
 		valAtTest = &v
 	}
 	be, bv := s.Best()
@@ -545,6 +549,17 @@ func evaluateTest(p *train.Predictor, test []data.Series, cfg RunConfig) (TestSc
 		n += o
 	}
 	return TestScore{RelL2: res.RelL2, PerHorizon: res.PerHorizon, PerUnit: res.PerUnit, Units: len(res.PerUnit), Origins: n}, nil
+}
+
+// valFitsTest reports whether every validation unit holds the test protocol's burn-in, context and
+// horizon, so that Result.ValAtTest scores all of them.
+func valFitsTest(val []data.Series, cfg RunConfig) bool {
+	for _, s := range val {
+		if len(s.X) < cfg.EvalBurnIn+cfg.EvalWindow+cfg.HEval {
+			return false
+		}
+	}
+	return len(val) > 0
 }
 
 // compileList is " name N nodes… a.b s" for each graph.

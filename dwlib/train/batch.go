@@ -96,9 +96,7 @@ func ModelBatch(m Model, units []data.Series, picks []Pick, g Geometry) (*Batch,
 // ShiftBatch returns b with each window's offset (model.ShiftOffsets of its history) subtracted
 // from its history and targets, in new storage; the drive is shared, unshifted. ShiftNone returns
 // b itself.
-func ShiftBatch(b *Batch, shift string) (*Batch, error) { return shiftBatch(b, shift) }
-
-func shiftBatch(b *Batch, shift string) (*Batch, error) {
+func ShiftBatch(b *Batch, shift string) (*Batch, error) {
 	c, err := model.ShiftOffsets(shift, b.History, b.N, b.Window, b.D)
 	if err != nil || c == nil {
 		return b, err

@@ -131,7 +131,7 @@ func TestTrainerShift(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			byHand, err := shiftBatch(raw, shift)
+			byHand, err := ShiftBatch(raw, shift)
 			if err != nil {
 				t.Fatal(err)
 			}

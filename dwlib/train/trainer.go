@@ -249,12 +249,9 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 		return StepResult{}, fmt.Errorf("train: batch (K=%d, D=%d, J=%d, Window=%d) does not match the run (K=%d, D=%d, J=%d, Window=%d)",
 			b.K, b.D, b.J, b.Window, t.cfg.K, mc.StateDim, mc.DriveDim, mc.Window)
 	}
-	if mc.Shift != model.ShiftNone {
-		shifted, err := shiftBatch(b, mc.Shift)
-		if err != nil {
-			return StepResult{}, err
-		}
-		b = shifted
+	b, err := ShiftBatch(b, mc.Shift) // the model's read-in (model.Spec.Shift); none: b itself
+	if err != nil {
+		return StepResult{}, err
 	}
 	calibrate := t.ctrl != nil && t.ctrl.IsCalibration()
 	if chunk <= 0 || calibrate || b.N <= chunk {
