@@ -64,6 +64,10 @@ type ModelConfig struct {
 	// ChannelIndependent runs the step on each state coordinate alone with shared weights
 	// (model.Config.ChannelIndependent); false, the default, mixes the coordinates in the read-in.
 	ChannelIndependent bool `json:"channel_independent,omitempty"`
+	// ChannelDrive is the drive a channel-independent step sees (model.Config.ChannelDrive): ""
+	// (the whole drive) or "own" (coordinate c sees drive column c; the drive must have one column
+	// per coordinate, as driven-mg and narma5 have).
+	ChannelDrive string `json:"channel_drive,omitempty"`
 	// Shift is the level-invariant read-in (model.Config.Shift): "" (none), "last" (forecast the
 	// motion from each window's last observed state) or "mean" (from its observed mean). A shifted
 	// model trains with train.loss "mse" (train.NewTrainer refuses rel-L2 there).
@@ -163,7 +167,7 @@ func (c RunConfig) modelConfig(stateDim, driveDim int) (model.Config, error) {
 	return model.Config{Kind: m.Kind, StateDim: stateDim, DriveDim: driveDim, Hidden: m.Hidden, Layers: m.Layers,
 		SSMState: m.SSMState, ConvWidth: m.ConvWidth, Expand: m.Expand, Window: m.Window, BurnIn: m.BurnIn,
 		DType: dt, Seed: c.Seed, Norm: m.Norm, Stem: m.Stem, Head: m.Head, Init: m.Init,
-		ChannelIndependent: m.ChannelIndependent, Shift: m.Shift}, nil
+		ChannelIndependent: m.ChannelIndependent, ChannelDrive: m.ChannelDrive, Shift: m.Shift}, nil
 }
 
 func parseDType(s string) (dtypes.DType, error) {
@@ -264,6 +268,12 @@ func (c RunConfig) Validate() error {
 	}
 	if c.Model.ChannelIndependent && c.Model.Kind == KindUNet {
 		return fmt.Errorf("experiment: model.channel_independent applies to the mamba and mlp forecasters, not to the %s", KindUNet)
+	}
+	switch {
+	case c.Model.ChannelDrive != model.ChannelDriveAll && c.Model.ChannelDrive != model.ChannelDriveOwn:
+		return fmt.Errorf("experiment: model.channel_drive = %q, valid values are \"\" (the whole drive) and %q", c.Model.ChannelDrive, model.ChannelDriveOwn)
+	case c.Model.ChannelDrive == model.ChannelDriveOwn && !c.Model.ChannelIndependent:
+		return fmt.Errorf("experiment: model.channel_drive %q needs model.channel_independent", c.Model.ChannelDrive)
 	}
 	if c.Model.Shift != model.ShiftNone {
 		if !slices.Contains(model.Shifts, c.Model.Shift) {

@@ -463,3 +463,52 @@ func TestTrainedETTChangesOnlyTheRateAndCalendar(t *testing.T) {
 		t.Errorf("trained-ett on mackey-glass: %v, no_calendar %v", err, c.Data.NoCalendar)
 	}
 }
+
+// TestTrainedEpochs120ChannelsAtRecipeCompute: trained-epochs120-channels is the recipe made
+// channel independent, with each coordinate's own drive column exactly where the drive pairs with
+// the coordinates, and windows per epoch, batch and validation origins divided by the 8
+// coordinates so that the blocks see as many rows as the recipe's; nothing else changes.
+func TestTrainedEpochs120ChannelsAtRecipeCompute(t *testing.T) {
+	for _, tc := range []struct {
+		testbed string
+		drive   string
+	}{{"mackey-glass", model.ChannelDriveAll}, {"driven-mg", model.ChannelDriveOwn}, {"narma5", model.ChannelDriveOwn}} {
+		base, err := Resolve(TrainedEpochs120, tc.testbed, "dw", 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Resolve(TrainedEpochs120Channels, tc.testbed, "dw", 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Model.ChannelIndependent || c.Model.ChannelDrive != tc.drive || ProfileChange(TrainedEpochs120Channels) == "" {
+			t.Errorf("%s: channel_independent %v, channel_drive %q (want %q)", tc.testbed, c.Model.ChannelIndependent, c.Model.ChannelDrive, tc.drive)
+		}
+		for _, f := range []struct {
+			name      string
+			got, base int
+		}{{"starts_per_unit", c.Fit.StartsPerUnit, base.Fit.StartsPerUnit}, {"batch_size", c.Train.BatchSize, base.Train.BatchSize},
+			{"val_origins", c.Fit.ValOrigins, base.Fit.ValOrigins}} {
+			if f.got*8 != f.base {
+				t.Errorf("%s: %s %d, want the recipe's %d / 8", tc.testbed, f.name, f.got, f.base)
+			}
+		}
+		c.Profile, c.Model.ChannelIndependent, c.Model.ChannelDrive = TrainedEpochs120, false, ""
+		c.Fit.StartsPerUnit, c.Train.BatchSize, c.Fit.ValOrigins = base.Fit.StartsPerUnit, base.Train.BatchSize, base.Fit.ValOrigins
+		if string(c.JSON()) != string(base.JSON()) {
+			t.Errorf("%s: trained-epochs120-channels changes more than it names:\n%s\n%s", tc.testbed, c.JSON(), base.JSON())
+		}
+	}
+	bad, err := Resolve(TrainedEpochs120, "mackey-glass", "full", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Model.ChannelDrive = model.ChannelDriveOwn
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `model.channel_drive "own" needs model.channel_independent`) {
+		t.Errorf("channel_drive own without channel_independent: %v", err)
+	}
+	bad.Model.ChannelIndependent, bad.Model.ChannelDrive = true, "mine"
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `model.channel_drive = "mine"`) {
+		t.Errorf("channel_drive mine: %v", err)
+	}
+}

@@ -44,7 +44,13 @@ func (c RunConfig) validateModel() error {
 	if field {
 		return fmt.Errorf("experiment: testbed %s is a spatial field: it needs model kind %q (a shear profile), not %q", c.Testbed, KindUNet, c.Model.Kind)
 	}
-	mc, err := c.modelConfig(1, 0)
+	// The data's dimensions are not known here: one coordinate, with one drive column where the
+	// model pairs drive columns with coordinates (the data's pairing is checked when it is loaded).
+	placeholderDrive := 0
+	if c.Model.ChannelDrive == model.ChannelDriveOwn {
+		placeholderDrive = 1
+	}
+	mc, err := c.modelConfig(1, placeholderDrive)
 	if err != nil {
 		return err
 	}

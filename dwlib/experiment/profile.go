@@ -104,6 +104,11 @@ const (
 	TrainedWindow16    = "trained-window16"
 	TrainedMSE         = "trained-mse"
 
+	// TrainedEpochs120Channels is the recipe channel independent at the recipe's compute
+	// (channelsAtRecipeCompute): each coordinate alone through shared weights, with its own drive
+	// column on driven-mg and narma5, whose coordinates are independent copies of one system.
+	TrainedEpochs120Channels = "trained-epochs120-channels"
+
 	// TrainedETT is the recipe for the ETT testbeds, where a longer budget does not help: the
 	// standard runs' validation loss rises from the first epochs while the training loss falls
 	// (trainETT). TrainedETTCalendar is its one ablation: the same with the calendar drive kept.
@@ -123,7 +128,7 @@ const (
 // Profiles lists the run profiles, smallest first.
 func Profiles() []string {
 	return append([]string{Quick, Standard, Trained, PaperCPU, Paper, PaperVal64, PaperText, PaperCPUA1, PaperCPUA1Fast, PaperCPUA1Long,
-		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper, TrainedETT, TrainedETTCalendar, TrainedETTShift, TrainedETTMSE}, TrainedAblations()...)
+		PaperCPUA1LongLR3e4, PaperCPUA1LongLR1e4, PaperCPUNoiseQuarter, ShearQuick, ShearCPU, ShearPaper, TrainedETT, TrainedETTCalendar, TrainedETTShift, TrainedETTMSE, TrainedEpochs120Channels}, TrainedAblations()...)
 }
 
 // TrainedAblations lists the profiles that each change one thing of the trained recipe.
@@ -136,19 +141,20 @@ func TrainedAblations() []string {
 // profiles).
 func ProfileChange(profile string) string {
 	return map[string]string{
-		Trained:            "the ablations' base: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
-		TrainedEpochs120:   "120 epochs (the recipe: validation prefers it)",
-		TrainedConstantLR:  "constant LR 3e-3 (no decay)",
-		TrainedH48:         "width 48 instead of 24",
-		TrainedChannels:    "channel independent (each coordinate alone, shared weights)",
-		TrainedAuthorsArch: "the authors' architecture (LayerNorm stem and head, LayerNorm blocks, PyTorch init)",
-		TrainedAuthorsBody: "the authors' architecture with the text's linear read-in",
-		TrainedWindow16:    "16 context steps in training, validation and test (the authors' test protocol)",
-		TrainedMSE:         "MSE loss instead of rel-L2",
-		TrainedETT:         "the ETT recipe: standard at LR 3e-4 → 3e-6 over 15 epochs, no calendar drive",
-		TrainedETTCalendar: "trained-ett with the calendar drive kept",
-		TrainedETTShift:    "trained-ett forecasting from each window's last state (model.shift last), MSE loss",
-		TrainedETTMSE:      "trained-ett with the MSE loss (trained-ett-shift's control)",
+		Trained:                  "the ablations' base: Mamba-24, 60 epochs, cosine LR 3e-3 → 3e-5",
+		TrainedEpochs120:         "120 epochs (the recipe: validation prefers it)",
+		TrainedConstantLR:        "constant LR 3e-3 (no decay)",
+		TrainedH48:               "width 48 instead of 24",
+		TrainedChannels:          "channel independent (each coordinate alone, shared weights)",
+		TrainedAuthorsArch:       "the authors' architecture (LayerNorm stem and head, LayerNorm blocks, PyTorch init)",
+		TrainedAuthorsBody:       "the authors' architecture with the text's linear read-in",
+		TrainedWindow16:          "16 context steps in training, validation and test (the authors' test protocol)",
+		TrainedMSE:               "MSE loss instead of rel-L2",
+		TrainedETT:               "the ETT recipe: standard at LR 3e-4 → 3e-6 over 15 epochs, no calendar drive",
+		TrainedETTCalendar:       "trained-ett with the calendar drive kept",
+		TrainedETTShift:          "trained-ett forecasting from each window's last state (model.shift last), MSE loss",
+		TrainedETTMSE:            "trained-ett with the MSE loss (trained-ett-shift's control)",
+		TrainedEpochs120Channels: "trained-epochs120 channel independent (own drive column on driven-mg and narma5), at the recipe's compute",
 	}[profile]
 }
 
@@ -252,7 +258,7 @@ func resolveUnchecked(profile, testbed string, csv *CSVData, method string, seed
 	case Standard:
 		standardize(&c)
 	case Trained, TrainedEpochs120, TrainedConstantLR, TrainedH48, TrainedChannels, TrainedAuthorsArch, TrainedAuthorsBody,
-		TrainedWindow16, TrainedMSE:
+		TrainedWindow16, TrainedMSE, TrainedEpochs120Channels:
 		standardize(&c)
 		trainLonger(&c)
 		trainedAblation(profile, &c)
@@ -460,7 +466,32 @@ func trainedAblation(profile string, c *RunConfig) {
 		c.Model.Window, c.EvalWindow = 16, 16
 	case TrainedMSE:
 		c.Train.Loss = train.LossMSE
+	case TrainedEpochs120Channels:
+		c.Fit.Epochs, c.Fit.Patience = 120, 120
+		channelsAtRecipeCompute(c)
 	}
+}
+
+// recipeChannels is the number of coordinates of Mackey–Glass, driven MG and NARMA-5, by which
+// channelsAtRecipeCompute divides the windows a step and an epoch see.
+const recipeChannels = 8
+
+// channelsAtRecipeCompute makes a run channel independent at the compute of the run it changes.
+// A channel-independent step runs its blocks on N·D rows, so with D = 8 coordinates the windows
+// per epoch (starts per unit), the batch and the validation origins are divided by 8: the blocks
+// see as many rows per optimizer step, as many steps per epoch and as many validation rows as
+// before, and only the weight sharing across coordinates changes. On driven-mg and narma5, where
+// drive column c forces coordinate c alone, each coordinate sees its own column
+// (model.ChannelDriveOwn); the whole drive would leave a coordinate with shared weights unable to
+// tell which column is its forcing.
+func channelsAtRecipeCompute(c *RunConfig) {
+	c.Model.ChannelIndependent = true
+	if c.Testbed == "driven-mg" || c.Testbed == "narma5" {
+		c.Model.ChannelDrive = model.ChannelDriveOwn
+	}
+	c.Fit.StartsPerUnit = max(1, c.Fit.StartsPerUnit/recipeChannels)
+	c.Train.BatchSize = max(1, c.Train.BatchSize/recipeChannels)
+	c.Fit.ValOrigins = max(1, c.Fit.ValOrigins/recipeChannels)
 }
 
 // quicken shrinks the run to a smoke test of seconds: a tiny model, short trajectories, K = 8.

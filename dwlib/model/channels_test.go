@@ -19,14 +19,35 @@ import (
 // single-coordinate forecaster with the same weights (copied: the parameter shapes agree) fed
 // that coordinate alone and the same drive, through routed merges with gains that differ per
 // (k, ℓ).
+//
+// With ChannelDrive "own" the single-coordinate forecaster of coordinate c is fed drive column c
+// alone: a forecaster that mixed in another column (the whole drive, or a misaligned reshape)
+// fails, since each column differs.
 func TestChannelIndependentIsPerCoordinate(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		name := "whole drive"
+		if own {
+			name = "own drive"
+		}
+		t.Run(name, func(t *testing.T) { testPerCoordinate(t, own) })
+	}
+}
+
+func testPerCoordinate(t *testing.T, own bool) {
 	const (
-		N, D, J, W, K = 2, 3, 1, 3, 4
+		N, D, W, K = 2, 3, 3, 4
 	)
-	base := model.Config{Kind: "mamba", DriveDim: J, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: W,
+	J, jOne := 1, 1 // drive columns of the D-coordinate data and of the single-coordinate forecaster
+	if own {
+		J = D
+	}
+	base := model.Config{Kind: "mamba", DriveDim: jOne, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: W,
 		DType: dtypes.Float64, Seed: 5}
 	ci := base
-	ci.StateDim, ci.ChannelIndependent = D, true
+	ci.StateDim, ci.DriveDim, ci.ChannelIndependent = D, J, true
+	if own {
+		ci.ChannelDrive = model.ChannelDriveOwn
+	}
 	one := base
 	one.StateDim = 1
 	fCI, fOne := newForecaster(t, ci), newForecaster(t, one)
@@ -43,21 +64,28 @@ func TestChannelIndependentIsPerCoordinate(t *testing.T) {
 	drive := randn(rng, N*(W-1+K)*J, 1)
 	gains := gainsTensor(K, 2, func(k, l int) (float64, float64) { return 0.3 + 0.1*float64(k), 0.9 - 0.2*float64(l) })
 
-	rollout := func(f *model.Forecaster, h []float64, d int) []float64 {
+	rollout := func(f *model.Forecaster, h []float64, d int, dr []float64, j int) []float64 {
 		exec := model.MustNewLiveExec(backend.MustShared(), f.Store(), func(_ *mlmodel.Scope, in []*Node) *Node {
 			return Stack(f.Rollout(route.NewRouter(in[2]), model.Inputs{History: in[0], Drive: in[1]}, K, model.RolloutOptions{}).Preds, 1)
 		})
 		out := exec.MustCall(tensors.FromFlatDataAndDimensions(h, N, W, d),
-			tensors.FromFlatDataAndDimensions(drive, N, W-1+K, J), gains)
+			tensors.FromFlatDataAndDimensions(dr, N, W-1+K, j), gains)
 		return tensors.MustCopyFlatData[float64](out[0]) // [N, K, d]
 	}
-	got := rollout(fCI, hist, D)
+	got := rollout(fCI, hist, D, drive, J)
 	for c := range D {
 		h := make([]float64, N*W)
 		for i := range N * W {
 			h[i] = hist[i*D+c]
 		}
-		want := rollout(fOne, h, 1)
+		dOne := drive // the whole drive (one column), or column c of the own drives
+		if own {
+			dOne = make([]float64, N*(W-1+K))
+			for i := range dOne {
+				dOne[i] = drive[i*J+c]
+			}
+		}
+		want := rollout(fOne, h, 1, dOne, jOne)
 		for i := range N * K {
 			// Equal up to the summation order of batched products over N·D rows instead of N.
 			if g, w := got[i*D+c], want[i]; math.Abs(g-w) > 1e-13*(1+math.Abs(w)) {

@@ -41,6 +41,14 @@ type Config struct {
 	// every method, Internal-DW included, is unchanged.
 	ChannelIndependent bool
 
+	// ChannelDrive says which drive a channel-independent step sees: ChannelDriveAll ("", every
+	// coordinate sees the whole drive) or ChannelDriveOwn (coordinate c sees drive column c only;
+	// DriveDim must equal StateDim). With shared weights and no coordinate index, a coordinate
+	// cannot tell which of the whole drive's columns is its own forcing; where column c drives
+	// coordinate c alone (driven Mackey–Glass's 8 copies, each with its own forcing) "own" is the
+	// structure of the data.
+	ChannelDrive string
+
 	// Shift is the level-invariant read-in (shift.go): "" (none, the paper's), "last" or "mean".
 	Shift string
 }
@@ -105,5 +113,30 @@ func (c Config) Validate() error {
 	if c.DType != dtypes.Float32 && c.DType != dtypes.Float64 {
 		return fmt.Errorf("model: Config.DType = %s, must be Float32 or Float64", c.DType)
 	}
+	if err := checkChannelDrive(c); err != nil {
+		return err
+	}
 	return checkShift("Config.Shift", c.Shift)
+}
+
+// Channel drives of Config.ChannelDrive.
+const (
+	ChannelDriveAll = ""    // every coordinate sees the whole drive
+	ChannelDriveOwn = "own" // coordinate c sees drive column c
+)
+
+func checkChannelDrive(c Config) error {
+	switch c.ChannelDrive {
+	case ChannelDriveAll:
+		return nil
+	case ChannelDriveOwn:
+		if !c.ChannelIndependent {
+			return fmt.Errorf("model: Config.ChannelDrive %q needs ChannelIndependent", c.ChannelDrive)
+		}
+		if c.DriveDim != c.StateDim {
+			return fmt.Errorf("model: Config.ChannelDrive %q pairs drive column c with coordinate c: DriveDim (%d) must equal StateDim (%d)", c.ChannelDrive, c.DriveDim, c.StateDim)
+		}
+		return nil
+	}
+	return fmt.Errorf("model: Config.ChannelDrive = %q, valid values are \"\" (the whole drive) and %q", c.ChannelDrive, ChannelDriveOwn)
 }

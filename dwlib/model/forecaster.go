@@ -33,6 +33,9 @@ func New(cfg Config) (*Forecaster, error) {
 	in, out := cfg.StateDim+cfg.DriveDim, cfg.StateDim
 	if cfg.ChannelIndependent {
 		in, out = 1+cfg.DriveDim, 1
+		if cfg.ChannelDrive == ChannelDriveOwn {
+			in = 2
+		}
 	}
 	if cfg.Stem == StemLayerNormGELU {
 		f.stemNorm = newNorm(p, "read_in_norm", NormLayer, in)
@@ -251,10 +254,14 @@ func (f *Forecaster) bind(g *Graph, n int) []blockFn {
 func (f *Forecaster) step(fns []blockFn, router *route.Router, k int, x, d *Node, state [][]*Node) *Node {
 	u := x
 	if f.cfg.ChannelIndependent {
-		// Row i·D + c is coordinate c of state i, with state i's whole drive beside it.
+		// Row i·D + c is coordinate c of state i, with state i's whole drive beside it, or (own
+		// drive) its column c.
 		n, D := x.Shape().Dimensions[0], f.cfg.StateDim
 		u = Reshape(x, n*D, 1)
-		if d != nil {
+		switch {
+		case d != nil && f.cfg.ChannelDrive == ChannelDriveOwn:
+			d = Reshape(d, n*D, 1)
+		case d != nil:
 			J := f.cfg.DriveDim
 			d = Reshape(BroadcastToDims(InsertAxes(d, 1), n, D, J), n*D, J)
 		}

@@ -24,6 +24,7 @@ var gradCases = []gradCase{
 	{"mlp", model.Config{Kind: "mlp", StateDim: 2, DriveDim: 1, Hidden: 4, Layers: 2, Window: 2}, 3},
 	// Channel independence: the blocks run on N·D rows, each with the whole drive.
 	{"mamba/channels", model.Config{Kind: "mamba", StateDim: 3, DriveDim: 1, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3, ChannelIndependent: true}, 3},
+	{"mamba/channels-own", model.Config{Kind: "mamba", StateDim: 3, DriveDim: 3, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3, ChannelIndependent: true, ChannelDrive: model.ChannelDriveOwn}, 3},
 	// The authors' architecture: LayerNorm blocks, LayerNorm-GELU stem and head, PyTorch init.
 	{"mamba/authors", model.AuthorsArchitecture(model.Config{Kind: "mamba", StateDim: 3, DriveDim: 1, Hidden: 4, Layers: 2, SSMState: 2, ConvWidth: 2, Window: 3}), 3},
 }

@@ -40,13 +40,14 @@ type modelJSON struct {
 	Seed                                        uint64
 	// Absent when false, so identities written before the field existed still match.
 	ChannelIndependent bool   `json:",omitempty"`
+	ChannelDrive       string `json:",omitempty"`
 	Shift              string `json:",omitempty"`
 }
 
 func toModelJSON(c model.Config) modelJSON {
 	return modelJSON{Kind: c.Kind, StateDim: c.StateDim, DriveDim: c.DriveDim, Hidden: c.Hidden, Layers: c.Layers,
 		SSMState: c.SSMState, ConvWidth: c.ConvWidth, Expand: c.Expand, Window: c.Window, BurnIn: c.BurnIn,
-		DType: c.DType.String(), Seed: c.Seed, ChannelIndependent: c.ChannelIndependent, Shift: c.Shift}
+		DType: c.DType.String(), Seed: c.Seed, ChannelIndependent: c.ChannelIndependent, ChannelDrive: c.ChannelDrive, Shift: c.Shift}
 }
 
 // IdentityError is returned (by Load, LoadModel and CheckBest) when a checkpoint was written by
