@@ -512,3 +512,18 @@ func TestTrainedEpochs120ChannelsAtRecipeCompute(t *testing.T) {
 		t.Errorf("channel_drive mine: %v", err)
 	}
 }
+
+// TestChannelDriveNeedsPairedData: model.channel_drive "own" on a testbed whose drive does not
+// have one column per coordinate (Mackey–Glass has none) is refused when the data is known, with
+// the run, the testbed and both counts named, and no model is built.
+func TestChannelDriveNeedsPairedData(t *testing.T) {
+	c := quickCfg(t, "full", 0)
+	c.Model.ChannelIndependent, c.Model.ChannelDrive = true, model.ChannelDriveOwn
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate: %v (the pairing needs the data)", err)
+	}
+	_, err := Run(c, quickOptions(t))
+	if err == nil || !strings.Contains(err.Error(), `model.channel_drive "own"`) || !strings.Contains(err.Error(), "mackey-glass has 0 drive columns for 8 state coordinates") {
+		t.Errorf("Run: %v, want the pairing refused by name", err)
+	}
+}

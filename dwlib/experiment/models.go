@@ -81,6 +81,10 @@ func buildModel(cfg RunConfig, ds *data.Dataset) (runModel, error) {
 		}
 		return model.NewUNet(u)
 	}
+	if cfg.Model.ChannelDrive == model.ChannelDriveOwn && ds.DriveDim != ds.StateDim {
+		return nil, fmt.Errorf("experiment: %s: model.channel_drive %q feeds coordinate c drive column c, but %s has %d drive columns for %d state coordinates",
+			cfg.Name(), cfg.Model.ChannelDrive, ds.Name, ds.DriveDim, ds.StateDim)
+	}
 	mc, err := cfg.modelConfig(ds.StateDim, ds.DriveDim)
 	if err != nil {
 		return nil, err
