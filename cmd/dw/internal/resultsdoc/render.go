@@ -25,11 +25,13 @@ func Render(results fs.FS) (doc, block []byte, err error) {
 		"include": src.include,
 		"title":   src.title,
 		"cell":    src.cell,
+		"chosen":  src.chosen,
 		"runs":    src.runField,
 		"mean":    mean,
 		"list":    func(xs ...string) []string { return xs },
 		"sd":      sd,
 		"round":   round,
+		"ratio":   ratio,
 		"bare":    func(s string) string { return strings.Trim(s, "*") },
 	}
 	t, err := template.New("").Funcs(funcs).Option("missingkey=error").ParseFS(templates, "sections/*.tmpl", "readme.tmpl")

@@ -119,6 +119,49 @@ func TestRound(t *testing.T) {
 	}
 }
 
+func TestChosen(t *testing.T) {
+	src := newSource(fstest.MapFS{
+		"c.md":     {Data: []byte("| a |\n|---|\n| 1 |\n\nValidation (val-loss) chooses `p1`: mean ...\n\nValidation (val-at-test) chooses `p2`: mean ...\n")},
+		"none.md":  {Data: []byte("| a |\n|---|\n| 1 |\n")},
+		"empty.md": {Data: []byte("Validation (val-loss) chooses ``: nothing\n")},
+	})
+	for _, tc := range []struct {
+		name, criterion, want string
+		wantErr               bool
+	}{
+		{"c.md", "val-loss", "p1", false},
+		{"c.md", "val-at-test", "p2", false},
+		{"c.md", "val-other", "", true},
+		{"none.md", "val-loss", "", true},
+		{"empty.md", "val-loss", "", true},
+		{"missing.md", "val-loss", "", true},
+	} {
+		got, err := src.chosen(tc.name, tc.criterion)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("chosen(%q, %q) = %q, %v; want %q (error %v)", tc.name, tc.criterion, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestRatio(t *testing.T) {
+	for _, tc := range []struct {
+		baseline, in, want string
+		wantErr            bool
+	}{
+		{"ridge-ar", "0.540 (ridge-ar 0.6722)", "0.540", false},
+		{"damped-persistence", "1.007 (damped-persistence 0.2986)", "1.007", false},
+		{"damped-persistence", "0.540 (ridge-ar 0.6722)", "", true}, // the prose names another baseline
+		{"ridge-ar", "0.350", "", true},
+		{"ridge-ar", "n/a (ridge-ar 0.6722)", "", true},
+		{"ridge-ar", "0.540 (ridge-ar 0.6722", "", true},
+	} {
+		got, err := ratio(tc.baseline, tc.in)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("ratio(%q, %q) = %q, %v; want %q (error %v)", tc.baseline, tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
 func TestReflow(t *testing.T) {
 	long := strings.Repeat("word ", 30)
 	got := reflow(long + "\n\n| a | b |\n|---|---|\n- item " + long + "\n    code line\n")

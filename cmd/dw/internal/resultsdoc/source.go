@@ -98,6 +98,25 @@ func (s *source) cell(name, col string, keys ...string) (string, error) {
 	return v, nil
 }
 
+// chosen is the profile a `dw compare` summary says validation chooses under criterion
+// ("val-loss" or "val-at-test"): its line "Validation (val-at-test) chooses `P`: ...". Prose that
+// says which profile validation keeps reads it here, so it cannot outlive the runs it describes.
+func (s *source) chosen(name, criterion string) (string, error) {
+	doc, err := s.read(name)
+	if err != nil {
+		return "", err
+	}
+	prefix := "Validation (" + criterion + ") chooses `"
+	for _, l := range strings.Split(doc, "\n") {
+		if rest, ok := strings.CutPrefix(l, prefix); ok {
+			if p, _, ok := strings.Cut(rest, "`"); ok && p != "" {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("data/results/%s: no line %q...`", name, prefix)
+}
+
 // runField reads a field of the runs of a sweep's JSON (data/results/<profile>-<label>.json)
 // whose name starts with prefix, in the file's order, each printed with format, joined by ", ".
 func (s *source) runField(name, prefix, field, format string) (string, error) {
@@ -130,6 +149,22 @@ func (s *source) runField(name, prefix, field, format string) (string, error) {
 func mean(s string) string { m, _, _ := strings.Cut(s, " ± "); return m }
 
 func sd(s string) string { _, d, _ := strings.Cut(s, " ± "); return d }
+
+// ratio is the number of a "vs best baseline" cell without the baseline named beside it
+// ("0.540 (ridge-ar 0.6722)" → "0.540"), so that prose can name the baseline once, outside the
+// parentheses. The prose names it, so the cell must name the same one: a different baseline (the
+// results changed under the prose) or a cell of another shape is an error.
+func ratio(baseline, s string) (string, error) {
+	r, rest, _ := strings.Cut(s, " (")
+	name, _, _ := strings.Cut(rest, " ")
+	if _, err := strconv.ParseFloat(r, 64); err != nil || !strings.HasSuffix(rest, ")") {
+		return "", fmt.Errorf("ratio: %q is not a \"vs best baseline\" cell", s)
+	}
+	if name != baseline {
+		return "", fmt.Errorf("ratio: the best baseline in %q is %s, not %s as the prose says", s, name, baseline)
+	}
+	return r, nil
+}
 
 // round prints a number cell with d decimals ("+0.66804" → "+0.668"), keeping its sign.
 func round(d int, s string) (string, error) {
