@@ -121,24 +121,32 @@ func TestRound(t *testing.T) {
 
 func TestChosen(t *testing.T) {
 	src := newSource(fstest.MapFS{
-		"c.md":     {Data: []byte("| a |\n|---|\n| 1 |\n\nValidation (val-loss) chooses `p1`: mean ...\n\nValidation (val-at-test) chooses `p2`: mean ...\n")},
-		"none.md":  {Data: []byte("| a |\n|---|\n| 1 |\n")},
-		"empty.md": {Data: []byte("Validation (val-loss) chooses ``: nothing\n")},
+		"c.md": {Data: []byte("| a |\n|---|\n| 1 |\n\n" +
+			"Validation (val-loss) chooses `p1`: mean best validation loss (h = 1..K) over seeds [0 1]: `p1` 0.30, `p2` 0.31.\n\n" +
+			"Validation (val-at-test) chooses `p2`: mean score over seeds [0]: `p1` 0.5, `p2` 0.4.\n")},
+		"none.md":    {Data: []byte("| a |\n|---|\n| 1 |\n")},
+		"empty.md":   {Data: []byte("Validation (val-loss) chooses ``: nothing: `a` 1\n")},
+		"noscore.md": {Data: []byte("Validation (val-loss) chooses `p1` and nothing else\n")},
 	})
 	for _, tc := range []struct {
-		name, criterion, want string
-		wantErr               bool
+		name, criterion, want, wantScores string
+		wantErr                           bool
 	}{
-		{"c.md", "val-loss", "p1", false},
-		{"c.md", "val-at-test", "p2", false},
-		{"c.md", "val-other", "", true},
-		{"none.md", "val-loss", "", true},
-		{"empty.md", "val-loss", "", true},
-		{"missing.md", "val-loss", "", true},
+		{"c.md", "val-loss", "p1", "`p1` 0.30, `p2` 0.31", false},
+		{"c.md", "val-at-test", "p2", "`p1` 0.5, `p2` 0.4", false},
+		{"c.md", "val-other", "", "", true},
+		{"none.md", "val-loss", "", "", true},
+		{"empty.md", "val-loss", "", "", true},
+		{"noscore.md", "val-loss", "", "", true},
+		{"missing.md", "val-loss", "", "", true},
 	} {
 		got, err := src.chosen(tc.name, tc.criterion)
 		if got != tc.want || (err != nil) != tc.wantErr {
 			t.Errorf("chosen(%q, %q) = %q, %v; want %q (error %v)", tc.name, tc.criterion, got, err, tc.want, tc.wantErr)
+		}
+		scores, err := src.choiceScores(tc.name, tc.criterion)
+		if scores != tc.wantScores || (err != nil) != tc.wantErr {
+			t.Errorf("choiceScores(%q, %q) = %q, %v; want %q (error %v)", tc.name, tc.criterion, scores, err, tc.wantScores, tc.wantErr)
 		}
 	}
 }

@@ -102,19 +102,38 @@ func (s *source) cell(name, col string, keys ...string) (string, error) {
 // ("val-loss" or "val-at-test"): its line "Validation (val-at-test) chooses `P`: ...". Prose that
 // says which profile validation keeps reads it here, so it cannot outlive the runs it describes.
 func (s *source) chosen(name, criterion string) (string, error) {
+	p, _, err := s.choice(name, criterion)
+	return p, err
+}
+
+// choiceScores is the per-profile scores behind that choice, as the summary prints them
+// ("`a` 0.3168, `b` 0.3039"), so prose can show how close a choice was instead of judging it.
+func (s *source) choiceScores(name, criterion string) (string, error) {
+	_, scores, err := s.choice(name, criterion)
+	return scores, err
+}
+
+// choice parses the line "Validation (criterion) chooses `P`: <what> over seeds [..]: <scores>."
+// into P and <scores>.
+func (s *source) choice(name, criterion string) (profile, scores string, err error) {
 	doc, err := s.read(name)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	prefix := "Validation (" + criterion + ") chooses `"
 	for _, l := range strings.Split(doc, "\n") {
-		if rest, ok := strings.CutPrefix(l, prefix); ok {
-			if p, _, ok := strings.Cut(rest, "`"); ok && p != "" {
-				return p, nil
-			}
+		rest, ok := strings.CutPrefix(l, prefix)
+		if !ok {
+			continue
 		}
+		p, rest, ok := strings.Cut(rest, "`")
+		i := strings.LastIndex(rest, ": ")
+		if !ok || p == "" || i < 0 {
+			return "", "", fmt.Errorf("data/results/%s: malformed choice line %q", name, l)
+		}
+		return p, strings.TrimSuffix(strings.TrimSpace(rest[i+2:]), "."), nil
 	}
-	return "", fmt.Errorf("data/results/%s: no line %q...`", name, prefix)
+	return "", "", fmt.Errorf("data/results/%s: no line starting %q", name, prefix)
 }
 
 // runField reads a field of the runs of a sweep's JSON (data/results/<profile>-<label>.json)
