@@ -72,6 +72,12 @@ type Config struct {
 	LRSchedule string `json:"lr_schedule,omitempty"`
 	// LRMin is the cosine schedule's final learning rate (0 <= LRMin <= LR; cosine only).
 	LRMin float64 `json:"lr_min,omitempty"`
+	// LRWarmup is the fraction of the run's optimizer steps (in [0, 1)) over which the rate rises
+	// linearly to LR before the schedule starts: with w = ceil(LRWarmup·T) warm-up steps, step
+	// t < w uses LR·(t+1)/w and step t >= w the schedule at t − w of T − w. Adam's first steps
+	// divide by second-moment estimates built from a handful of gradients; a warm-up keeps those
+	// steps small. 0 (the default) has no warm-up.
+	LRWarmup float64 `json:"lr_warmup,omitempty"`
 	// NoiseSampler, when non-nil, is DW's noise sampler itself, built by the caller, and Sampler
 	// must be its Name: a DW-Prior bank sampler (dwlib/prior) is built from the training split,
 	// which noise.New does not see. Nil: noise.New(Sampler). Not serialised: its content must
@@ -100,20 +106,40 @@ const (
 )
 
 // ScheduledLR is the learning rate of optimizer step t (0-based) of a run of total optimizer
-// steps: LR for the constant schedule; for LRCosine LRMin + (LR − LRMin)·(1 + cos(π·t/total))/2
-// while t < total, LRMin from t = total on.
+// steps. After the warm-up (see LRWarmup; none by default) it is LR for the constant schedule and
+// for LRCosine LRMin + (LR − LRMin)·(1 + cos(π·t/total))/2 while t < total, LRMin from t = total
+// on, with t and total counted from the warm-up's end.
 func (c Config) ScheduledLR(t, total int) float64 {
+	if t < 0 {
+		t = 0
+	}
+	if w := c.warmupSteps(total); w > 0 {
+		if t < w {
+			return c.LR * float64(t+1) / float64(w)
+		}
+		t, total = t-w, total-w
+	}
 	if c.LRSchedule != LRCosine {
 		return c.LR
 	}
 	if t >= total {
 		return c.LRMin
 	}
-	if t < 0 {
-		t = 0
-	}
 	return c.LRMin + (c.LR-c.LRMin)*(1+math.Cos(math.Pi*float64(t)/float64(total)))/2
 }
+
+// warmupSteps is the number of warm-up steps of a run of total optimizer steps: ceil(LRWarmup·
+// total), at most total − 1 so that the schedule keeps a step.
+func (c Config) warmupSteps(total int) int {
+	if !(c.LRWarmup > 0) || total < 2 {
+		return 0
+	}
+	return min(int(math.Ceil(c.LRWarmup*float64(total))), total-1)
+}
+
+// scheduled reports whether the learning rate changes over the run (a schedule or a warm-up), so
+// the trainer must know the run's total optimizer steps and set the rate before each step.
+func (c Config) scheduled() bool { return c.LRSchedule == LRCosine || c.LRWarmup > 0 }
 
 // Weight-decay modes (Config.WeightDecayMode).
 const (
@@ -188,6 +214,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train: Config.LRMin = %v, must be in [0, LR=%v]", c.LRMin, c.LR)
 	case c.LRMin != 0 && c.LRSchedule != LRCosine:
 		return fmt.Errorf("train: Config.LRMin = %v is set, but only LRSchedule %q uses it (LRSchedule = %q)", c.LRMin, LRCosine, c.LRSchedule)
+	case !(c.LRWarmup >= 0 && c.LRWarmup < 1):
+		return fmt.Errorf("train: Config.LRWarmup = %v, must be a fraction of the run's optimizer steps in [0, 1)", c.LRWarmup)
 	case c.WeightDecay < 0:
 		return fmt.Errorf("train: Config.WeightDecay = %v, must be >= 0", c.WeightDecay)
 	case !(c.ClipNorm > 0):

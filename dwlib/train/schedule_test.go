@@ -44,12 +44,21 @@ func TestScheduleAppliedLR(t *testing.T) {
 	for _, tc := range []struct {
 		schedule string
 		lrMin    float64
+		warmup   float64
 		want     func(step int) float64
 	}{
-		{"cosine", lrMin, func(s int) float64 { return cosineWant(lr, lrMin, s, T) }},
-		{"cosine", 0, func(s int) float64 { return cosineWant(lr, 0, s, T) }},
-		{"constant", 0, func(int) float64 { return lr }},
-		{"", 0, func(int) float64 { return lr }},
+		{"cosine", lrMin, 0, func(s int) float64 { return cosineWant(lr, lrMin, s, T) }},
+		{"cosine", 0, 0, func(s int) float64 { return cosineWant(lr, 0, s, T) }},
+		{"constant", 0, 0, func(int) float64 { return lr }},
+		{"", 0, 0, func(int) float64 { return lr }},
+		// Warm-up 0.3 of T = 10: 3 steps at lr/3, 2lr/3, lr, then the schedule over the other 7.
+		{"cosine", lrMin, 0.3, func(s int) float64 {
+			if s < 3 {
+				return lr * float64(s+1) / 3
+			}
+			return cosineWant(lr, lrMin, s-3, T-3)
+		}},
+		{"constant", 0, 0.3, func(s int) float64 { return lr * float64(min(s+1, 3)) / 3 }},
 	} {
 		name := tc.schedule
 		if name == "" {
@@ -58,8 +67,11 @@ func TestScheduleAppliedLR(t *testing.T) {
 		if tc.lrMin > 0 {
 			name += "-min"
 		}
+		if tc.warmup > 0 {
+			name += "-warmup"
+		}
 		t.Run(name, func(t *testing.T) {
-			cfg := Config{Method: "full", K: 4, BatchSize: 4, LR: lr, LRSchedule: tc.schedule, LRMin: tc.lrMin, Seed: 3}
+			cfg := Config{Method: "full", K: 4, BatchSize: 4, LR: lr, LRSchedule: tc.schedule, LRMin: tc.lrMin, LRWarmup: tc.warmup, Seed: 3}
 			tr, err := NewTrainer(backend.MustShared(), tinyModel(t, "mamba"), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -224,13 +236,16 @@ func TestScheduleValidation(t *testing.T) {
 		{Config{K: 4, LR: 1e-3, LRSchedule: LRCosine, LRMin: 2e-3}, "Config.LRMin = 0.002"},
 		{Config{K: 4, LR: 1e-3, LRSchedule: LRCosine, LRMin: math.NaN()}, "Config.LRMin = NaN"},
 		{Config{K: 4, LR: 1e-3, LRMin: 1e-6}, "Config.LRMin = 1e-06 is set"},
+		{Config{K: 4, LR: 1e-3, LRWarmup: 1}, "Config.LRWarmup = 1"},
+		{Config{K: 4, LR: 1e-3, LRWarmup: -0.1}, "Config.LRWarmup = -0.1"},
+		{Config{K: 4, LR: 1e-3, LRWarmup: math.NaN()}, "Config.LRWarmup = NaN"},
 	} {
 		err := tc.cfg.Defaults().Validate()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Validate(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
 		}
 	}
-	for _, ok := range []Config{{K: 4, LR: 1e-3, LRSchedule: LRCosine, LRMin: 1e-3}, {K: 4, LR: 1e-3, LRSchedule: LRConstant}} {
+	for _, ok := range []Config{{K: 4, LR: 1e-3, LRSchedule: LRCosine, LRMin: 1e-3}, {K: 4, LR: 1e-3, LRSchedule: LRConstant}, {K: 4, LR: 1e-3, LRWarmup: 0.05}} {
 		if err := ok.Defaults().Validate(); err != nil {
 			t.Errorf("Validate(%+v) = %v", ok, err)
 		}
@@ -242,5 +257,43 @@ func TestScheduleValidation(t *testing.T) {
 	}
 	if _, err := tr.Step(benchBatch(4, 3, 4, 3, 9)); err == nil || !strings.Contains(err.Error(), "SetTotalSteps") {
 		t.Errorf("Step without SetTotalSteps = %v, want an error naming SetTotalSteps", err)
+	}
+	// So does a warm-up on a constant rate.
+	tr, err = NewTrainer(backend.MustShared(), tinyModel(t, "mamba"), Config{K: 4, BatchSize: 4, LR: 1e-3, LRWarmup: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Step(benchBatch(4, 3, 4, 3, 9)); err == nil || !strings.Contains(err.Error(), "SetTotalSteps") {
+		t.Errorf("warm-up Step without SetTotalSteps = %v, want an error naming SetTotalSteps", err)
+	}
+}
+
+// TestWarmupEdges: the warm-up's length rounds up, keeps at least one scheduled step, and a run too
+// short for it (T = 1) has none.
+func TestWarmupEdges(t *testing.T) {
+	c := Config{LR: 1, LRSchedule: LRCosine, LRWarmup: 0.5}
+	for _, tc := range []struct {
+		t, total int
+		want     float64
+	}{
+		{0, 1, 1},    // T = 1: no warm-up, the cosine's first step
+		{0, 2, 1},    // ceil(0.5·2) = 1 warm-up step: lr·1/1
+		{1, 2, 1},    // then the cosine's first step of 1
+		{0, 3, 0.5},  // ceil(1.5) = 2 warm-up steps: 1/2, 2/2
+		{1, 3, 1},    //
+		{2, 3, 1},    // the cosine's first step of 1
+		{3, 3, 0},    // past the end: LRMin
+		{-4, 3, 0.5}, // a negative step counts as 0
+	} {
+		if got := c.ScheduledLR(tc.t, tc.total); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("ScheduledLR(%d, %d) = %v, want %v", tc.t, tc.total, got, tc.want)
+		}
+	}
+	c.LRWarmup = 0.99 // ceil(0.99·10) = 10 would leave no scheduled step: capped at 9
+	if got, want := c.ScheduledLR(8, 10), 1.0; got != want {
+		t.Errorf("ScheduledLR(8, 10) with warm-up 0.99 = %v, want the last warm-up step %v", got, want)
+	}
+	if got, want := c.ScheduledLR(0, 10), 1.0/9; math.Abs(got-want) > 1e-15 {
+		t.Errorf("ScheduledLR(0, 10) with warm-up 0.99 = %v, want %v", got, want)
 	}
 }

@@ -36,7 +36,7 @@ type Trainer struct {
 	bk      compute.Backend
 	steps   int // microbatches run
 	pending int // microbatches accumulated since the last Apply
-	// lrVar is Adam's learning-rate variable (LRCosine only: Apply sets it to the step's rate
+	// lrVar is Adam's learning-rate variable (LRCosine or LRWarmup only: Apply sets it to the step's rate
 	// before each optimizer step); total is the run's optimizer steps T (SetTotalSteps).
 	lrVar *mlmodel.Variable
 	total int
@@ -129,7 +129,7 @@ func newTrainer(bk compute.Backend, f Model, cfg Config, hook graphHook) (*Train
 		accums[j].SetTrainable(false)
 	}
 	opt := newAdam(cfg)
-	if cfg.LRSchedule == LRCosine {
+	if cfg.scheduled() {
 		// The variable Adam reads its rate from (it reuses an existing one): created here, so that
 		// Apply can set it before the first optimizer step's graph is built.
 		t.lrVar = optimizer.LearningRateVar(f.Store().RootScope(), vars[0].DType(), cfg.LR)
@@ -399,8 +399,8 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 	return r, nil
 }
 
-// SetTotalSteps sets the run's total optimizer steps T, over which LRSchedule LRCosine decays the
-// learning rate (a Session sets it to epochs × optimizer steps per epoch); n >= 1.
+// SetTotalSteps sets the run's total optimizer steps T, over which LRWarmup and LRSchedule
+// LRCosine shape the learning rate (a Session sets it to epochs × optimizer steps per epoch); n >= 1.
 func (t *Trainer) SetTotalSteps(n int) error {
 	if n < 1 {
 		return fmt.Errorf("train: SetTotalSteps(%d): must be >= 1", n)
@@ -441,7 +441,7 @@ func (t *Trainer) Apply() (float64, error) {
 	}
 	if t.lrVar != nil {
 		if t.total < 1 {
-			return 0, fmt.Errorf("train: Apply: LRSchedule %q needs the run's total optimizer steps (Trainer.SetTotalSteps)", t.cfg.LRSchedule)
+			return 0, fmt.Errorf("train: Apply: LRSchedule %q with LRWarmup %v needs the run's total optimizer steps (Trainer.SetTotalSteps)", t.cfg.LRSchedule, t.cfg.LRWarmup)
 		}
 		lr := tensors.FromScalar(t.LearningRate())
 		if t.lrVar.DType() == dtypes.Float32 {
