@@ -464,6 +464,37 @@ func TestTrainedETTChangesOnlyTheRateAndCalendar(t *testing.T) {
 	}
 }
 
+// TestTrainedEpochs120ChannelsWarmupChangesOnlyWarmup: the warm-up profile is the channel profile
+// with lr_warmup set, on every series testbed and method; everything else, seeds included, is the
+// channel profile's, so the two differ in the learning rate's course alone.
+func TestTrainedEpochs120ChannelsWarmupChangesOnlyWarmup(t *testing.T) {
+	for _, testbed := range []string{"mackey-glass", "driven-mg", "narma5"} {
+		for _, method := range []string{"full", "dw", "clip"} {
+			base, err := Resolve(TrainedEpochs120Channels, testbed, method, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Resolve(TrainedEpochs120ChannelsWarmup, testbed, method, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Train.LRWarmup != 0.1 || base.Train.LRWarmup != 0 {
+				t.Errorf("%s/%s: lr_warmup %g (channel profile %g), want 0.1 (0)", testbed, method, c.Train.LRWarmup, base.Train.LRWarmup)
+			}
+			if err := c.Validate(); err != nil {
+				t.Errorf("%s/%s: %v", testbed, method, err)
+			}
+			c.Profile, c.Train.LRWarmup = base.Profile, 0
+			if string(c.JSON()) != string(base.JSON()) {
+				t.Errorf("%s/%s: the warm-up profile changes more than lr_warmup:\n%s\n%s", testbed, method, c.JSON(), base.JSON())
+			}
+		}
+	}
+	if !strings.Contains(ProfileChange(TrainedEpochs120ChannelsWarmup), "warm-up") {
+		t.Errorf("ProfileChange: %q", ProfileChange(TrainedEpochs120ChannelsWarmup))
+	}
+}
+
 // TestTrainedEpochs120ChannelsAtRecipeCompute: trained-epochs120-channels is the recipe made
 // channel independent, with each coordinate's own drive column exactly where the drive pairs with
 // the coordinates, and windows per epoch, batch and validation origins divided by the 8
