@@ -162,8 +162,8 @@ func ProfileChange(profile string) string {
 		TrainedETTShift:          "trained-ett forecasting from each window's last state (model.shift last), MSE loss",
 		TrainedETTMSE:            "trained-ett with the MSE loss (trained-ett-shift's control)",
 		TrainedEpochs120Channels: "trained-epochs120 channel independent (own drive column on driven-mg and narma5), at the recipe's compute",
-		TrainedEpochs120ChannelsWarmup: fmt.Sprintf("trained-epochs120-channels with a linear LR warm-up over the first %g of the steps",
-			ChannelsWarmup),
+		TrainedEpochs120ChannelsWarmup: fmt.Sprintf("trained-epochs120-channels with a linear LR warm-up over the first %.0f%% of the optimizer steps",
+			100*ChannelsWarmup),
 	}[profile]
 }
 
