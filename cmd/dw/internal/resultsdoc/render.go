@@ -27,6 +27,7 @@ func Render(results fs.FS) (doc, block []byte, err error) {
 		"cell":         src.cell,
 		"chosen":       src.chosen,
 		"choiceScores": src.choiceScores,
+		"gradNorm":     src.gradNorm,
 		"runs":         src.runField,
 		"mean":         mean,
 		"list":         func(xs ...string) []string { return xs },

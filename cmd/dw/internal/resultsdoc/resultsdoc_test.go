@@ -1,6 +1,9 @@
 package resultsdoc
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +42,18 @@ func committed(t *testing.T) fstest.MapFS {
 	return m
 }
 
+// withRuns serves the summaries of m and, below runs/, the committed run archive from disk, which
+// the sections read for single runs (gradNorm) and which no test changes. It implements Open
+// alone, so that every read of the summaries goes through m.
+type withRuns struct{ m fstest.MapFS }
+
+func (w withRuns) Open(name string) (fs.File, error) {
+	if strings.HasPrefix(name, "runs/") {
+		return os.DirFS(filepath.Join(root, ResultsDir)).Open(name)
+	}
+	return w.m.Open(name)
+}
+
 // TestResultsDirectoryChanges: a summary no section knows (another engineer's new testbed) is
 // listed under "Other results" with its tables; a summary a section quotes that is gone, or lost
 // the row it quotes, is an error naming the file.
@@ -64,7 +79,7 @@ func TestResultsDirectoryChanges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := committed(t)
 			tc.change(m)
-			doc, block, err := Render(m)
+			doc, block, err := Render(withRuns{m})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one naming %q", err, tc.wantErr)
@@ -116,6 +131,35 @@ func TestRound(t *testing.T) {
 	}
 	if _, err := round(3, "n/a"); err == nil {
 		t.Error("round of a non-number gave no error")
+	}
+}
+
+func TestGradNorm(t *testing.T) {
+	gz := func(doc string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(doc))
+		w.Close()
+		return b.Bytes()
+	}
+	src := newSource(fstest.MapFS{
+		"runs/p/tb/full-K32-s1/result.json.gz":  {Data: gz(`{"epochs": [{"epoch": 1, "grad_norm": 3}, {"epoch": 2, "grad_norm": 2.5e9}, {"epoch": 3, "grad_norm": 4}]}`)},
+		"runs/p/tb/none-K32-s0/result.json.gz":  {Data: gz(`{"epochs": [{"epoch": 1}]}`)},
+		"runs/p/tb/plain-K32-s0/result.json.gz": {Data: []byte(`{"epochs": []}`)},
+	})
+	for _, tc := range []struct {
+		run, want string
+		wantErr   bool
+	}{
+		{"p/tb/full-K32-s1", "2.5e+09 at epoch 2 (median 4)", false},
+		{"p/tb/none-K32-s0", "", true},  // no norm recorded
+		{"p/tb/plain-K32-s0", "", true}, // not gzipped
+		{"p/tb/missing-K32-s0", "", true},
+	} {
+		got, err := src.gradNorm(tc.run)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("gradNorm(%q) = %q, %v; want %q (error %v)", tc.run, got, err, tc.want, tc.wantErr)
+		}
 	}
 }
 
