@@ -69,3 +69,57 @@ func TestSummaryKeepsSamplersApart(t *testing.T) {
 		t.Errorf("Markdown lacks the Prior − Generic row:\n%s", md)
 	}
 }
+
+// TestSummaryPairsControlsWithFull: every control is paired with Full over its matched seeds
+// (and only with Full), a control with one matched seed gets no interval, and the paper's
+// DW − Full stays on DW's row alone. The differences are worked by hand.
+func TestSummaryPairsControlsWithFull(t *testing.T) {
+	run := func(method string, seed uint64, rel float64) *Result {
+		c, err := Resolve(Standard, "mackey-glass", method, seed, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Result{Version: resultVersion, Config: c, Test: TestScore{RelL2: rel}, SecondsPerEpoch: 1}
+	}
+	rs := []*Result{
+		run("full", 0, 1.0), run("full", 1, 1.2), run("full", 2, 0.8),
+		run("clip", 0, 0.9), run("clip", 1, 1.0), run("clip", 2, 0.8), // − Full: −0.1, −0.2, 0
+		run("tbptt", 1, 1.5), run("tbptt", 2, 1.1), // − Full on seeds 1, 2: +0.3, +0.3
+		run("static", 0, 0.7), // one matched seed: no interval
+		run("dw", 0, 1.1), run("dw", 1, 1.2), run("dw", 2, 1.0), // − Full: +0.1, 0, +0.2
+	}
+	s := Summarize(rs)
+	type want struct {
+		n             int
+		mean, percent float64
+	}
+	wants := map[string]want{
+		"clip − full":  {3, -0.1, 100 * (0.9 - 1.0) / 1.0},
+		"tbptt − full": {2, 0.3, 100 * (1.3 - 1.0) / 1.0},
+		"dw − full":    {3, 0.1, 100 * (1.1 - 1.0) / 1.0},
+	}
+	var got []string
+	for _, p := range s.Paired {
+		name := p.Method + " − " + p.Base
+		got = append(got, name)
+		w, ok := wants[name]
+		if !ok {
+			continue
+		}
+		if p.Diff.N != w.n || math.Abs(p.Diff.Mean-w.mean) > 1e-12 || math.Abs(p.Percent-w.percent) > 1e-9 {
+			t.Errorf("%s: n %d mean %v change %v%%, want n %d mean %v change %v%%", name, p.Diff.N, p.Diff.Mean, p.Percent, w.n, w.mean, w.percent)
+		}
+		if !(p.Diff.Lo < p.Diff.Mean && p.Diff.Mean < p.Diff.Hi) && name != "tbptt − full" {
+			t.Errorf("%s: interval [%v, %v] does not bracket the mean %v", name, p.Diff.Lo, p.Diff.Hi, p.Diff.Mean)
+		}
+		if (p.Paper != nil || p.PaperPercent != nil) != (name == "dw − full") {
+			t.Errorf("%s: paper numbers %v %v; want them on dw − full only", name, p.Paper, p.PaperPercent)
+		}
+	}
+	if w := []string{"clip − full", "tbptt − full", "dw − full"}; !slices.Equal(got, w) {
+		t.Errorf("paired rows %v, want %v (static has one matched seed; controls are not paired with dw)", got, w)
+	}
+	if md := s.Markdown(); !strings.Contains(md, "| mackey-glass | clip − full | 3 | -0.10000 |") {
+		t.Errorf("Markdown lacks the Clip − Full row:\n%s", md)
+	}
+}

@@ -66,19 +66,20 @@ type BaselineRow struct {
 	Params   []string  // chosen hyper-parameters per seed
 }
 
-// PairedRow is the matched-seed difference of one DW variant and a reference method on one
-// testbed: Method − Base, "dw" − "full" unless the runs hold other DW variants (see Variant).
+// PairedRow is the matched-seed difference of one method and a reference method on one testbed:
+// Method − Base, where Base is "full" for every method (controls and DW variants alike) and "dw"
+// for the DW variants other than DW-Generic (see Variant).
 type PairedRow struct {
 	Testbed      string
 	Method, Base string
 	Diff         eval.PairedDiff
-	Percent      float64     // mean DW vs mean Full, %
-	Paper        *[3]float64 // the paper's DW − Full and its 95% interval, where reported
-	PaperPercent *float64    // the paper's mean DW vs mean Full, %, where it reports both means
+	Percent      float64     // mean Method vs mean Base, % (over the matched seeds)
+	Paper        *[3]float64 // on the dw − full row: the paper's DW − Full and its 95% interval, where reported
+	PaperPercent *float64    // on the dw − full row: the paper's mean DW vs mean Full, %, where it reports both
 }
 
-// Summary is the table a sweep prints: mean ± sd per testbed and method, the paired DW-vs-Full
-// differences, and the honest baselines scored under the same protocol.
+// Summary is the table a sweep prints: mean ± sd per testbed and method, the paired differences
+// of every method with Full, and the honest baselines scored under the same protocol.
 type Summary struct {
 	Rows        []Row
 	Paired      []PairedRow
@@ -136,13 +137,11 @@ func Summarize(results []*Result, baselines ...*BaselineSet) Summary {
 			}
 			s.Rows = append(s.Rows, row)
 		}
-		// Every DW variant against Full, then every other variant against plain "dw".
+		// Every method against Full (the controls as well as DW: a control's effect is read the
+		// same way as DW's), and every DW variant other than plain "dw" also against it.
 		for _, m := range variants {
-			if !isDWVariant(m) {
-				continue
-			}
 			for _, base := range []string{"full", "dw"} {
-				if base == m || (base == "dw" && m == "dw") {
+				if base == m || m == "full" || (base == "dw" && !isDWVariant(m)) {
 					continue
 				}
 				if pr, ok := pairedRow(tb, m, base, groups[key{tb, m}], groups[key{tb, base}]); ok {
@@ -297,9 +296,10 @@ func comparableToPaper(rs []*Result) bool {
 	return !slices.ContainsFunc(rs, func(r *Result) bool { return IsSmoke(r.Config.Profile) })
 }
 
-// Markdown renders the summary as Markdown: the method table, the paired DW − Full table, and
-// one table of baselines per testbed and protocol. With baselines, the method table gains a last
-// column "vs best baseline": the row's mean over the best baseline's mean on the same seeds.
+// Markdown renders the summary as Markdown: the method table, the paired table (every method −
+// Full, with the paper's DW − Full beside DW's row), and one table of baselines per testbed and
+// protocol. With baselines, the method table gains a last column "vs best baseline": the row's
+// mean over the best baseline's mean on the same seeds.
 func (s Summary) Markdown() string {
 	var b strings.Builder
 	ratio := slices.ContainsFunc(s.Rows, func(r Row) bool { return r.BestBaseline != "" })
