@@ -28,6 +28,7 @@ func Render(results fs.FS) (doc, block []byte, err error) {
 		"chosen":       src.chosen,
 		"choiceScores": src.choiceScores,
 		"gradNorm":     src.gradNorm,
+		"paired":       src.paired,
 		"runs":         src.runField,
 		"mean":         mean,
 		"list":         func(xs ...string) []string { return xs },

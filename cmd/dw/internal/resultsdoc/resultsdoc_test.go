@@ -239,3 +239,31 @@ func TestSplice(t *testing.T) {
 		t.Error("Splice without markers gave no error")
 	}
 }
+
+func TestPaired(t *testing.T) {
+	const pairedTable = "| testbed | difference | pairs | mean | 95% interval | change |\n|---|---|---|---|---|---|\n" +
+		"| mg | clip − full | 3 | -0.00093 | [-0.01031, +0.00846] | -0.09% |\n" +
+		"| mg | dw − full | 3 | +0.66791 | [-0.21382, +1.54965] | +61.37% |\n" +
+		"| nd | dw − full | 2 | +0.1 | [-1, +1] | +1% |\n"
+	src := newSource(fstest.MapFS{
+		"t.md":     {Data: []byte("| testbed | method | seeds |\n|---|---|---|\n| mg | full | 3 |\n\n" + pairedTable)},
+		"seed0.md": {Data: []byte("| testbed | method | seeds |\n|---|---|---|\n| mg | full | 1 |\n")},
+	})
+	for _, tc := range []struct {
+		name, testbed, diff, want string
+		wantErr                   bool
+	}{
+		{"t.md", "mg", "clip − full", "-0.00093 [-0.01031, +0.00846]", false},
+		{"t.md", "mg", "dw − full", "+0.66791 [-0.21382, +1.54965]", false},
+		{"t.md", "nd", "dw − full", "+0.1 [-1, +1]", false},
+		{"t.md", "nd", "clip − full", "–", false},   // one seed: no row, said in place
+		{"t.md", "mg", "tbptt − full", "–", false},  // not run
+		{"seed0.md", "mg", "dw − full", "", true},   // no paired table at all
+		{"missing.md", "mg", "dw − full", "", true}, // wrong file name
+	} {
+		got, err := src.paired(tc.name, tc.testbed, tc.diff)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("paired(%q, %q, %q) = %q, %v; want %q (error %v)", tc.name, tc.testbed, tc.diff, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
