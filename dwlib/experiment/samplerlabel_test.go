@@ -85,7 +85,7 @@ func TestSummaryPairsControlsWithFull(t *testing.T) {
 		run("full", 0, 1.0), run("full", 1, 1.2), run("full", 2, 0.8),
 		run("clip", 0, 0.9), run("clip", 1, 1.0), run("clip", 2, 0.8), // − Full: −0.1, −0.2, 0
 		run("tbptt", 1, 1.5), run("tbptt", 2, 1.1), // − Full on seeds 1, 2: +0.3, +0.3
-		run("static", 0, 0.7), // one matched seed: no interval
+		run("static", 0, 0.7),                                   // one matched seed: no interval
 		run("dw", 0, 1.1), run("dw", 1, 1.2), run("dw", 2, 1.0), // − Full: +0.1, 0, +0.2
 	}
 	s := Summarize(rs)
