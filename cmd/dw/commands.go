@@ -692,9 +692,9 @@ func printPlan(cfgs []experiment.RunConfig, opt experiment.Options) error {
 	return nil
 }
 
-// registerArchiveEach adds the -archive-each flag of sweep and ksweep.
+// registerArchiveEach adds the -archive-each flag of sweep, ksweep and select.
 func registerArchiveEach(fs *flag.FlagSet) *bool {
-	return fs.Bool("archive-each", false, "copy each run's result into the archive (-archive, default <repo>/data/results/runs) as soon as it finishes (ksweep: with its score at H), so a sweep cut short by a session's or job's end keeps every run it finished")
+	return fs.Bool("archive-each", false, "copy each run's result into the archive (-archive, default <repo>/data/results/runs) as soon as it finishes (ksweep: with its score at H), so a sweep or selection cut short by a session's or job's end keeps every run it finished")
 }
 
 // registerBaselines adds the -baselines flag of sweep and table.

@@ -25,6 +25,7 @@ func cmdSelect(args []string) error {
 	pluralFlag(fs, &seeds, "seeds", "", "after selecting (always on seed 0), also run the selected values on these seeds, e.g. 0,1,2 (default: none)")
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (results equal -jobs 1)")
 	plan := fs.Bool("plan", false, "only list the candidate runs and where each stands (finished here or in the archive, part-way, not started)")
+	archiveEach := registerArchiveEach(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -66,6 +67,9 @@ func cmdSelect(args []string) error {
 	}
 	opt.Reporter = newReporter()
 	opt.Jobs = *parallel
+	if *archiveEach {
+		opt.AfterRun = experiment.ArchiveAfterRun(opt)
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	opt.Context = ctx

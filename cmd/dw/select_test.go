@@ -12,11 +12,12 @@ import (
 
 // TestSelectQuick selects TBPTT's segment on the quick profile (two candidates, K/4 and K/2 of
 // K = 8), writes the choice beside the runs, and with -seeds runs the selected segment on seed 1;
-// a second call trains nothing.
+// a second call trains nothing. With -archive-each every run it trained is in the archive, so a
+// new machine (an empty run tree) finds the candidates finished.
 func TestSelectQuick(t *testing.T) {
-	runs, cache := t.TempDir(), t.TempDir()
-	args := []string{"select", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", runs, "-cache", cache, "-archive", t.TempDir()}
-	out, logs, err := dwLogs(t, append(args, "-seeds", "0,1")...)
+	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	args := []string{"select", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", runs, "-cache", cache, "-archive", archive}
+	out, logs, err := dwLogs(t, append(args, "-seeds", "0,1", "-archive-each")...)
 	if err != nil {
 		t.Fatalf("select: %v\n%s\n%s", err, out, logs)
 	}
@@ -46,6 +47,15 @@ func TestSelectQuick(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(runs, "quick", "mackey-glass", won, experiment.ResultFile)); err != nil {
 		t.Errorf("selected run on seed 1 (segment %v): %v", ch.Selected, err)
+	}
+	for _, dir := range []string{"tbptt-K8-s0", "tbptt-seg4-K8-s0", won} {
+		if _, err := os.Stat(filepath.Join(archive, "quick", "mackey-glass", dir)); err != nil {
+			t.Errorf("-archive-each: %s is not in the archive: %v", dir, err)
+		}
+	}
+	plan, err := dw(t, "select", "-plan", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", t.TempDir(), "-archive", archive)
+	if err != nil || !strings.Contains(plan, "2 finished (2 in the archive only), 0 part-way, 0 not started") {
+		t.Errorf("select -plan over an empty run tree after -archive-each: %v\n%s", err, plan)
 	}
 	// Again: everything is read back, the same table comes out.
 	again, logs, err := dwLogs(t, args...)
