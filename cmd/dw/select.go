@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/internal-dw/dwgo/dwlib/backend"
 	"github.com/internal-dw/dwgo/dwlib/experiment"
@@ -15,7 +17,7 @@ import (
 // those seeds. Finished runs are read back, so the command can be repeated at no cost, and a
 // selected value that is the profile's own reuses the runs that exist.
 func cmdSelect(args []string) error {
-	fs := newFlags("select", "-profile P -testbeds T1,T2 [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [-plan] [flags]")
+	fs := newFlags("select", "-profile P -testbeds T1,T2 [-methods clip,jreg,tbptt,static] [-jobs N] [-seeds 0,1,2] [-plan] [-save [-label L]] [flags]")
 	var rf runFlags
 	rf.register(fs)
 	fs.BoolVar(&rf.force, "force", false, "train the candidates anew, discarding their results and checkpoints")
@@ -26,6 +28,9 @@ func cmdSelect(args []string) error {
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (results equal -jobs 1)")
 	plan := fs.Bool("plan", false, "only list the candidate runs and where each stands (finished here or in the archive, part-way, not started)")
 	archiveEach := registerArchiveEach(fs)
+	save := fs.Bool("save", false, "also write the selection to <repo>/data/results/select-<profile>-<label>.md (and .json) and, with -seeds, the selected values' runs to <profile>-select-<label>.md (and .json)")
+	label := fs.String("label", "", "with -save: the files' name (default: the testbeds joined by '-')")
+	results := fs.String("results", "", "directory -save writes to (default <repo>/data/results)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -50,6 +55,18 @@ func cmdSelect(args []string) error {
 	}
 	if len(ms) == 0 {
 		return usageError{errors.New("-methods is empty: give at least one of " + strings.Join(experiment.ControlMethods(), ", "))}
+	}
+	if *label == "" {
+		*label = strings.Join(tbs, "-")
+	}
+	file, err := labelledFile("select-"+rf.profile, *label)
+	if err != nil {
+		return err
+	}
+	if *save && !*plan {
+		if _, err := resultsDir(*results, "-save"); err != nil { // before any work
+			return err
+		}
 	}
 	var seedList []uint64
 	if seeds != "" {
@@ -84,6 +101,11 @@ func cmdSelect(args []string) error {
 		return err
 	}
 	fmt.Fprint(stdout, sel.Markdown())
+	if *save && err == nil {
+		if err := saveSelection(*results, file, sel); err != nil {
+			return err
+		}
+	}
 	if err != nil || len(seedList) == 0 {
 		return err
 	}
@@ -96,9 +118,74 @@ func cmdSelect(args []string) error {
 		return err
 	}
 	rs, failed := experiment.Results(outs)
+	full, err := finishedFull(sel, seedList, opt)
+	if err != nil {
+		return err
+	}
+	rs = append(full, rs...)
 	noteUnchecked(rs)
-	fmt.Fprintf(stdout, "\nThe selected values on seeds %s (%s profile, backend %s):\n\n%s", seeds, rf.profile, backend.Config(), experiment.Summarize(rs).Markdown())
-	return failed
+	sets, berr := resultBaselines(true, rs, rf)
+	var chosen []string
+	for _, ch := range sel.Choices {
+		chosen = append(chosen, fmt.Sprintf("%s %s %g", ch.Testbed, ch.Method, ch.Selected))
+	}
+	table := fmt.Sprintf("Each control row runs the value selected in %s: %s. Full is read back where it has finished (never trained here), so the paired differences are control − Full on the same seeds.\n\n", file, strings.Join(chosen, ", ")) +
+		experiment.Summarize(rs, sets...).Markdown()
+	fmt.Fprintf(stdout, "\nThe selected values on seeds %s (%s profile, backend %s):\n\n%s", seeds, rf.profile, backend.Config(), table)
+	if *save && failed == nil {
+		if err := saveTable(*results, rf.profile, "select-"+*label, table, 0, 0, rs, sets); err != nil {
+			return err
+		}
+	}
+	return errors.Join(failed, berr)
+}
+
+// finishedFull reads back Full's finished runs on the selection's testbeds and seeds, at the
+// selection's K, so that the selected controls can be judged against Full on the same seeds. A run
+// that has not finished is left out: the selection never trains Full.
+func finishedFull(sel *experiment.Selection, seeds []uint64, opt experiment.Options) ([]*experiment.Result, error) {
+	type key struct {
+		testbed string
+		K       int
+	}
+	var done []key
+	var rs []*experiment.Result
+	for _, ch := range sel.Choices {
+		k := key{ch.Testbed, ch.K}
+		if slices.Contains(done, k) {
+			continue
+		}
+		done = append(done, k)
+		for _, s := range seeds {
+			c, err := experiment.Resolve(sel.Profile, ch.Testbed, "full", s, ch.K)
+			if err != nil {
+				return nil, err
+			}
+			r, _, err := experiment.ReadFinished(c, opt)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				rs = append(rs, r)
+			}
+		}
+	}
+	return rs, nil
+}
+
+// saveSelection writes the selection's table (Markdown, with a header saying how it was made) and
+// the Selection itself (JSON, each candidate's run and validation loss) under data/results.
+func saveSelection(dir, file string, sel *experiment.Selection) error {
+	header := fmt.Sprintf("# Control selection: %s profile\n\nWritten %s by `%s` from finished runs. Each candidate is the seed-%d run of one value of Table 4's grid (Clip {0.1, 0.3, 1.0}, JReg {0.01, 0.1, 1.0}, TBPTT {K/4, K/2}, Static c {0.3, 0.6, 0.9}) at the profile's K; the value with the lowest best validation loss is selected (ties: the profile's value, then the smaller). The test split plays no part. Table 4's values are at the paper's K and model, which a code profile does not share.\n\n",
+		sel.Profile, time.Now().UTC().Format("2006-01-02"), commandLine(), experiment.SelectionSeed)
+	if err := writeResult(dir, file, header+sel.Markdown()); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(sel, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeResult(dir, strings.TrimSuffix(file, ".md")+".json", string(b)+"\n")
 }
 
 // uniqueList is listElems refusing a name given twice (it would train the same runs twice at once).

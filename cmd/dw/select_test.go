@@ -15,9 +15,13 @@ import (
 // a second call trains nothing. With -archive-each every run it trained is in the archive, so a
 // new machine (an empty run tree) finds the candidates finished.
 func TestSelectQuick(t *testing.T) {
-	runs, cache, archive := t.TempDir(), t.TempDir(), t.TempDir()
+	runs, cache, archive, results := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	args := []string{"select", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", runs, "-cache", cache, "-archive", archive}
-	out, logs, err := dwLogs(t, append(args, "-seeds", "0,1", "-archive-each")...)
+	// Full on seeds 0 and 1: the selection reads it back (never trains it) for the paired differences.
+	if _, logs, err := dwLogs(t, "train", "-profile", "quick", "-testbed", "mackey-glass", "-method", "full", "-seed", "0,1", "-runs", runs, "-cache", cache); err != nil {
+		t.Fatalf("train full: %v\n%s", err, logs)
+	}
+	out, logs, err := dwLogs(t, append(args, "-seeds", "0,1", "-archive-each", "-save", "-results", results)...)
 	if err != nil {
 		t.Fatalf("select: %v\n%s\n%s", err, out, logs)
 	}
@@ -53,6 +57,19 @@ func TestSelectQuick(t *testing.T) {
 			t.Errorf("-archive-each: %s is not in the archive: %v", dir, err)
 		}
 	}
+	// -save: the selection (Markdown and JSON) and the selected values' runs, under -results.
+	saved, err := os.ReadFile(filepath.Join(results, "select-quick-mackey-glass.md"))
+	if err != nil || !strings.Contains(string(saved), "# Control selection: quick profile") || !strings.Contains(string(saved), "| mackey-glass | tbptt | 8 | ") {
+		t.Errorf("saved selection: %v\n%s", err, saved)
+	}
+	var sel experiment.Selection
+	if b, err := os.ReadFile(filepath.Join(results, "select-quick-mackey-glass.json")); err != nil || json.Unmarshal(b, &sel) != nil || len(sel.Choices) != 1 || sel.Choices[0].Selected != ch.Selected {
+		t.Errorf("saved selection JSON: %v\n%s", err, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(results, "quick-select-mackey-glass.md")); err != nil || !strings.Contains(string(b), "| mackey-glass | tbptt | 2 |") ||
+		!strings.Contains(string(b), "| mackey-glass | full | 2 |") || !strings.Contains(string(b), "| mackey-glass | tbptt − full | 2 |") || !strings.Contains(string(b), "ridge-ar") {
+		t.Errorf("saved runs of the selected value: %v\n%s", err, b)
+	}
 	plan, err := dw(t, "select", "-plan", "-profile", "quick", "-testbed", "mackey-glass", "-methods", "tbptt", "-runs", t.TempDir(), "-archive", archive)
 	if err != nil || !strings.Contains(plan, "2 finished (2 in the archive only), 0 part-way, 0 not started") {
 		t.Errorf("select -plan over an empty run tree after -archive-each: %v\n%s", err, plan)
@@ -76,6 +93,7 @@ func TestSelectUsage(t *testing.T) {
 		{[]string{"-testbed", "nowhere"}, `unknown testbed "nowhere"`},
 		{[]string{"-testbed", "mackey-glass", "-jobs", "0"}, "-jobs 0"},
 		{[]string{"-testbed", "mackey-glass", "-seeds", "x"}, `"x" is not a seed`},
+		{[]string{"-testbed", "mackey-glass", "-save", "-label", "A/B"}, `-label "A/B"`},
 	} {
 		_, err := dw(t, append([]string{"select"}, tc.args...)...)
 		if err == nil || exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
