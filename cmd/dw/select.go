@@ -63,7 +63,10 @@ func cmdSelect(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *save && !*plan {
+	if *save && *plan {
+		return usageError{errors.New("-save with -plan: the plan trains and reads nothing to save; drop -plan to select (finished candidates are read back, not retrained)")}
+	}
+	if *save {
 		if _, err := resultsDir(*results, "-save"); err != nil { // before any work
 			return err
 		}
@@ -176,8 +179,12 @@ func finishedFull(sel *experiment.Selection, seeds []uint64, opt experiment.Opti
 // saveSelection writes the selection's table (Markdown, with a header saying how it was made) and
 // the Selection itself (JSON, each candidate's run and validation loss) under data/results.
 func saveSelection(dir, file string, sel *experiment.Selection) error {
-	header := fmt.Sprintf("# Control selection: %s profile\n\nWritten %s by `%s` from finished runs. Each candidate is the seed-%d run of one value of Table 4's grid (Clip {0.1, 0.3, 1.0}, JReg {0.01, 0.1, 1.0}, TBPTT {K/4, K/2}, Static c {0.3, 0.6, 0.9}) at the profile's K; the value with the lowest best validation loss is selected (ties: the profile's value, then the smaller). The test split plays no part. Table 4's values are at the paper's K and model, which a code profile does not share.\n\n",
-		sel.Profile, time.Now().UTC().Format("2006-01-02"), commandLine(), experiment.SelectionSeed)
+	grids, err := gridText(sel)
+	if err != nil {
+		return err
+	}
+	header := fmt.Sprintf("# Control selection: %s profile\n\nWritten %s by `%s` from finished runs. Each candidate is the seed-%d run of one value of Table 4's grid (%s) at the profile's K; the value with the lowest best validation loss is selected (ties: the profile's value, then the smaller). The test split plays no part. Table 4's values are at the paper's K and model, which a code profile does not share.\n\n",
+		sel.Profile, time.Now().UTC().Format("2006-01-02"), commandLine(), experiment.SelectionSeed, grids)
 	if err := writeResult(dir, file, header+sel.Markdown()); err != nil {
 		return err
 	}
@@ -186,6 +193,40 @@ func saveSelection(dir, file string, sel *experiment.Selection) error {
 		return err
 	}
 	return writeResult(dir, strings.TrimSuffix(file, ".md")+".json", string(b)+"\n")
+}
+
+// gridText renders the grids the selection searched, from experiment.ControlGrid, so that the
+// saved header cannot drift from what ran: "clip {0.1, 0.3, 1}, tbptt {16, 32} at K = 64, ...".
+func gridText(sel *experiment.Selection) (string, error) {
+	var parts []string
+	for _, m := range experiment.ControlMethods() {
+		var ks []int
+		for _, ch := range sel.Choices {
+			if ch.Method == m && !slices.Contains(ks, ch.K) {
+				ks = append(ks, ch.K)
+			}
+		}
+		slices.Sort(ks)
+		for _, k := range ks {
+			g, err := experiment.ControlGrid(m, k)
+			if err != nil {
+				return "", err
+			}
+			vs := make([]string, len(g))
+			for i, v := range g {
+				vs[i] = fmt.Sprintf("%g", v)
+			}
+			part := fmt.Sprintf("%s {%s}", m, strings.Join(vs, ", "))
+			if m == "tbptt" {
+				part += fmt.Sprintf(" at K = %d", k)
+			}
+			parts = append(parts, part)
+			if m != "tbptt" {
+				break // the other grids do not depend on K
+			}
+		}
+	}
+	return strings.Join(parts, ", "), nil
 }
 
 // uniqueList is listElems refusing a name given twice (it would train the same runs twice at once).

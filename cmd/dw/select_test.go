@@ -59,7 +59,8 @@ func TestSelectQuick(t *testing.T) {
 	}
 	// -save: the selection (Markdown and JSON) and the selected values' runs, under -results.
 	saved, err := os.ReadFile(filepath.Join(results, "select-quick-mackey-glass.md"))
-	if err != nil || !strings.Contains(string(saved), "# Control selection: quick profile") || !strings.Contains(string(saved), "| mackey-glass | tbptt | 8 | ") {
+	if err != nil || !strings.Contains(string(saved), "# Control selection: quick profile") || !strings.Contains(string(saved), "| mackey-glass | tbptt | 8 | ") ||
+		!strings.Contains(string(saved), "grid (tbptt {2, 4} at K = 8)") {
 		t.Errorf("saved selection: %v\n%s", err, saved)
 	}
 	var sel experiment.Selection
@@ -94,6 +95,7 @@ func TestSelectUsage(t *testing.T) {
 		{[]string{"-testbed", "mackey-glass", "-jobs", "0"}, "-jobs 0"},
 		{[]string{"-testbed", "mackey-glass", "-seeds", "x"}, `"x" is not a seed`},
 		{[]string{"-testbed", "mackey-glass", "-save", "-label", "A/B"}, `-label "A/B"`},
+		{[]string{"-testbed", "mackey-glass", "-save", "-plan"}, "-save with -plan"},
 	} {
 		_, err := dw(t, append([]string{"select"}, tc.args...)...)
 		if err == nil || exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
