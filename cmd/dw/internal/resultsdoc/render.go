@@ -23,6 +23,7 @@ func Render(results fs.FS) (doc, block []byte, err error) {
 	src := newSource(results)
 	funcs := template.FuncMap{
 		"include":      src.include,
+		"have":         src.have,
 		"title":        src.title,
 		"cell":         src.cell,
 		"chosen":       src.chosen,

@@ -60,6 +60,8 @@ func (w withRuns) Open(name string) (fs.File, error) {
 func TestResultsDirectoryChanges(t *testing.T) {
 	const shear = "# paper-cpu: shear\n\nWritten by `dw sweep -profile paper-cpu -testbeds shear -save -label shear`.\n\n" +
 		"| testbed | method | seeds | test rel-L2 (mean ± sd) |\n|---|---|---|---|\n| shear | dw | 3 | 0.5000 ± 0.0100 |\n"
+	const paperSelection = "select-paper-cpu-mg-narma5-dmg.md"
+	const selection = "# Control selection: paper-cpu profile\n\n| testbed | method | K | candidates (val loss) | selected |\n|---|---|---|---|---|\n| mackey-glass | clip | 32 | **0.1: 0.5** | 0.1 |\n"
 	for _, tc := range []struct {
 		name    string
 		change  func(fstest.MapFS)
@@ -69,6 +71,10 @@ func TestResultsDirectoryChanges(t *testing.T) {
 		{"unchanged", func(fstest.MapFS) {}, []string{"## The reproduction at the paper's width", "-5.11%"}, ""},
 		{"a new summary", func(m fstest.MapFS) { m["paper-cpu-shear.md"] = &fstest.MapFile{Data: []byte(shear)} },
 			[]string{"## Other results", "### paper-cpu: shear (`data/results/paper-cpu-shear.md`)", "| shear | dw | 3 | 0.5000 ± 0.0100 |"}, ""},
+		{"a selection not yet saved", func(m fstest.MapFS) { delete(m, paperSelection) },
+			[]string{"has not finished (`data/results/" + paperSelection + "` is not written yet)"}, ""},
+		{"a selection saved", func(m fstest.MapFS) { m[paperSelection] = &fstest.MapFile{Data: []byte(selection)} },
+			[]string{"the selection is in `data/results/" + paperSelection + "`", "| mackey-glass | clip | 32 | **0.1: 0.5** |"}, ""},
 		{"a new JSON file only", func(m fstest.MapFS) { m["prior-ar-x.json"] = &fstest.MapFile{Data: []byte("[]")} }, nil, ""},
 		{"a quoted summary removed", func(m fstest.MapFS) { delete(m, "paper-val64-mg.md") }, nil, "paper-val64-mg.md"},
 		{"a quoted row removed", func(m fstest.MapFS) {
@@ -89,8 +95,9 @@ func TestResultsDirectoryChanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			flat := strings.ReplaceAll(string(doc), "\n", " ") // prose is reflowed
 			for _, w := range tc.want {
-				if !strings.Contains(string(doc), w) {
+				if !strings.Contains(flat, w) {
 					t.Errorf("document lacks %q", w)
 				}
 			}

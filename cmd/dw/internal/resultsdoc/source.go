@@ -27,6 +27,13 @@ func (s *source) read(name string) (string, error) {
 	return string(b), nil
 }
 
+// have reports whether the directory holds a summary, so that a section can say a study is still
+// running until its file lands, and show the file once it has (no status typed into the prose).
+func (s *source) have(name string) bool {
+	_, err := fs.Stat(s.fsys, name)
+	return err == nil
+}
+
 // summaries lists the Markdown summaries of the directory (not the run archive below it).
 func (s *source) summaries() ([]string, error) {
 	names, err := fs.Glob(s.fsys, "*.md")
