@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/internal-dw/dwgo/kernelext/repo"
 )
 
 // TestCommittedNotebooksQuiet fails when a committed notebook shows the run cache's hit and miss
@@ -16,15 +14,7 @@ import (
 // wall of pink for what is bookkeeping. Warnings (a stale, corrupt or unstored entry) still
 // belong on stderr and are not checked here.
 func TestCommittedNotebooksQuiet(t *testing.T) {
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	notebooks, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
-	if err != nil || len(notebooks) == 0 {
-		t.Fatalf("no notebooks found under %s/notebooks (%v)", root, err)
-	}
-	for _, path := range notebooks {
+	for _, path := range committedNotebooks(t) {
 		raw, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -46,13 +36,9 @@ func TestCommittedNotebooksQuiet(t *testing.T) {
 				if o.Type != "stream" || o.Name != "stderr" {
 					continue
 				}
-				var text string
-				if err := json.Unmarshal(o.Text, &text); err != nil {
-					var parts []string
-					if err := json.Unmarshal(o.Text, &parts); err != nil {
-						t.Fatalf("%s: cell %d: stream text is neither a string nor a list of strings", path, i)
-					}
-					text = strings.Join(parts, "")
+				text, err := nbText(o.Text)
+				if err != nil {
+					t.Fatalf("%s: cell %d: stream text is %v", path, i, err)
 				}
 				for _, line := range strings.Split(text, "\n") {
 					if strings.HasPrefix(line, "runcache: hit ") || strings.HasPrefix(line, "runcache: miss ") {

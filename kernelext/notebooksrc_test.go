@@ -2,6 +2,7 @@ package kernelext
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,6 +57,33 @@ func parsePercent(text string) []sourceCell {
 	return cells
 }
 
+// committedNotebooks lists the committed notebooks (notebooks/*.ipynb), failing when there are none.
+func committedNotebooks(t *testing.T) []string {
+	t.Helper()
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks found under %s/notebooks (%v)", root, err)
+	}
+	return paths
+}
+
+// nbText is a notebook text field, which nbformat stores as one string or a list of lines.
+func nbText(raw json.RawMessage) (string, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return text, nil
+	}
+	var parts []string
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", errors.New("neither a string nor a list of strings")
+	}
+	return strings.Join(parts, ""), nil
+}
+
 // notebookCells reads the cells of a committed notebook.
 func notebookCells(t *testing.T, path string) []sourceCell {
 	t.Helper()
@@ -74,13 +102,9 @@ func notebookCells(t *testing.T, path string) []sourceCell {
 	}
 	var cells []sourceCell
 	for i, c := range nb.Cells {
-		var text string
-		if err := json.Unmarshal(c.Source, &text); err != nil {
-			var parts []string
-			if err := json.Unmarshal(c.Source, &parts); err != nil {
-				t.Fatalf("%s: cell %d: source is neither a string nor a list of strings", path, i)
-			}
-			text = strings.Join(parts, "")
+		text, err := nbText(c.Source)
+		if err != nil {
+			t.Fatalf("%s: cell %d: source is %v", path, i, err)
 		}
 		cells = append(cells, sourceCell{c.Type == "markdown", text})
 	}
@@ -110,11 +134,7 @@ func TestNotebookSourcesMatchNotebooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notebooks, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
-	if err != nil || len(notebooks) == 0 {
-		t.Fatalf("no notebooks found under %s/notebooks (%v)", root, err)
-	}
-	for _, nb := range notebooks {
+	for _, nb := range committedNotebooks(t) {
 		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		t.Run(name, func(t *testing.T) {
 			srcPath := filepath.Join(root, "notebooks", "src", name+".go.txt")

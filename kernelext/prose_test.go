@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/internal-dw/dwgo/kernelext/repo"
 )
 
 // proseNumber is a measured-looking number in Markdown: a decimal (0.9997, .348, 1e-3 is not one)
@@ -58,15 +56,7 @@ func TestUnsourcedNumbers(t *testing.T) {
 // the cell that measured it (kernelext.ShowMarkdown), and anything quoted names the committed
 // result or the paper it comes from, so the quick profile reads true too (issue 38).
 func TestProseNumbersAreRenderedOrSourced(t *testing.T) {
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no notebooks under %s/notebooks (%v)", root, err)
-	}
-	for _, path := range paths {
+	for _, path := range committedNotebooks(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 		t.Run(name, func(t *testing.T) {
 			for i, c := range notebookCells(t, path) {
