@@ -22,7 +22,9 @@
 // JReg penalty (our reading of "target norm 1, finite-difference scale 1e-3"): at every rollout
 // step, with a random unit direction u per sample (fresh each minibatch, from the run's seed),
 // n = ‖(step(x+εu) − step(x))/ε‖ with ε = 1e-3, and the penalty coef · mean_{i,k} max(n − 1, 0)²
-// penalises only amplification beyond unit norm.
+// penalises only amplification beyond unit norm. Each microbatch and epoch reports the gains the
+// penalty saw (JRegStats: mean, largest, share above 1, the penalty before the coefficient), so a
+// run shows whether its coefficient could act at all.
 //
 // Models. Everything here takes a Model: the paper's *model.Forecaster, or a user's own GoMLX step
 // made a *model.Custom by model.FromCell (see Example_ownModel). A checkpoint records the model's

@@ -105,6 +105,7 @@ func TestEnginesAgree(t *testing.T) {
 				losses, accums, params []float64
 				moments                []float64
 				gains                  []float64
+				jreg                   []float64
 			}
 			run := func(engine string) trace {
 				m := tc.newM(t)
@@ -133,6 +134,12 @@ func TestEnginesAgree(t *testing.T) {
 						}
 					}
 					tc.gains = append(tc.gains, tr.Gains()...)
+					if (r.JReg != nil) != (cfg.Method == "jreg") {
+						t.Fatalf("method %s: JReg statistics reported = %v", cfg.Method, r.JReg != nil)
+					}
+					if j := r.JReg; j != nil {
+						tc.jreg = append(tc.jreg, float64(j.Gains), j.MeanGain, j.MaxGain, j.OverOne, j.Penalty)
+					}
 					if _, err := tr.Apply(); err != nil {
 						t.Fatal(err)
 					}
@@ -151,7 +158,8 @@ func TestEnginesAgree(t *testing.T) {
 				what string
 				a, b []float64
 			}{{"loss", u.losses, s.losses}, {"accumulated gradient", u.accums, s.accums},
-				{"probe moments", u.moments, s.moments}, {"gains", u.gains, s.gains}, {"parameters", u.params, s.params}} {
+				{"probe moments", u.moments, s.moments}, {"gains", u.gains, s.gains}, {"parameters", u.params, s.params},
+				{"JReg statistics", u.jreg, s.jreg}} {
 				if len(c.a) != len(c.b) {
 					t.Fatalf("%s: %d values unrolled, %d with the step engine", c.what, len(c.a), len(c.b))
 				}

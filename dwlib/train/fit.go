@@ -130,6 +130,9 @@ type EpochRecord struct {
 	// whether a noise share the controller carries comes from single calibrations or from averaging.
 	Probes  []ProbeEnergy `json:"probes,omitempty"`
 	Moments *ProbeEnergy  `json:"moments,omitempty"`
+	// JReg summarises the gains JReg's penalty saw over the epoch's microbatches (method jreg
+	// only): whether any gain exceeded 1, the only gains the penalty acts on.
+	JReg *JRegStats `json:"jreg,omitempty"`
 }
 
 // Session trains one forecaster with one method on one dataset, epoch by epoch, and can be
@@ -317,6 +320,7 @@ func (s *Session) runEpoch(ctx context.Context, rep progress.Reporter) (EpochRec
 				return rec, fmt.Errorf("epoch %d: %w", rec.Epoch, err)
 			}
 			rec.TrainLoss += r.Loss
+			mergeJReg(&rec.JReg, r.JReg)
 			rec.Batches++
 			if r.Calibration {
 				rec.Calibrations++

@@ -111,6 +111,11 @@ func TestResumeGivesTheSameRun(t *testing.T) {
 				if a[i].TrainLoss != b[i].TrainLoss || a[i].ValLoss != b[i].ValLoss || a[i].Calibrations != b[i].Calibrations {
 					t.Errorf("epoch %d: uninterrupted %+v, resumed %+v", i+1, a[i], b[i])
 				}
+				if ja, jb := a[i].JReg, b[i].JReg; (ja != nil) != (method == "jreg") || (jb != nil) != (method == "jreg") {
+					t.Errorf("epoch %d, method %s: JReg statistics uninterrupted %v, resumed %v", i+1, method, ja, jb)
+				} else if ja != nil && (*ja != *jb || ja.Gains == 0) {
+					t.Errorf("epoch %d: JReg statistics uninterrupted %+v, resumed %+v", i+1, *ja, *jb)
+				}
 				for j := range a[i].Gains {
 					if a[i].Gains[j] != b[i].Gains[j] {
 						t.Fatalf("epoch %d: gain %d differs: %v vs %v", i+1, j, a[i].Gains[j], b[i].Gains[j])

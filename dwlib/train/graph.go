@@ -55,7 +55,8 @@ func trainables(f Model) []*mlmodel.Variable {
 // buildGradient is the microbatch graph: rollout, task loss, the task gradient with the committed
 // gains added (times the input weight) into the accumulators, and on calibration graphs the
 // open-route probes. Inputs: history, targets, gains [K, L, 2], weight (scalar), and then drive (if
-// J > 0), noise [N, K, D] (if calibrate), JReg directions [N, D] (if jreg).
+// J > 0), noise [N, K, D] (if calibrate), JReg directions [N, D] (if jreg). Outputs (gradOutputs): loss,
+// residuals, the probe moments (if calibrate) and, last, JReg's statistics sums (if jreg).
 func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDrive, calibrate bool) func(scope *mlmodel.Scope, in []*Node) []*Node {
 	return func(scope *mlmodel.Scope, in []*Node) []*Node {
 		hist, target, gains, weight := in[0], in[1], in[2], in[3]
@@ -84,10 +85,13 @@ func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDri
 		pred := Stack(ro.Preds, 1)
 		loss := TaskLoss(cfg.Loss, pred, target)
 		objective := loss
+		var jregSums *Node
 		if dirs != nil {
-			over := SubScalar(Stack(ro.JacobianNorms, 1), 1)
+			gain := Stack(ro.JacobianNorms, 1)
+			over := SubScalar(gain, 1)
 			excess := Max(over, ZerosLike(over))
 			objective = Add(objective, MulScalar(ReduceAllMean(Mul(excess, excess)), cfg.JRegCoef))
+			jregSums = jregStatsNode(gain)
 		}
 		nodes := make([]*Node, len(vars))
 		for j, v := range vars {
@@ -107,6 +111,9 @@ func buildGradient(f Model, cfg Config, vars, accums []*mlmodel.Variable, hasDri
 			qTot := MulScalar(ReduceAllSum(Mul(e, e)), 0.5/(n*k))
 			qNoise := MulScalar(ReduceAllSum(Mul(pred, ConvertDType(noise, pred.DType()))), 1/(n*k))
 			outs = append(outs, router.ProbeMoments(qTot), router.ProbeMoments(qNoise))
+		}
+		if jregSums != nil {
+			outs = append(outs, jregSums) // last: JRegStats' sums (JReg never calibrates)
 		}
 		return outs
 	}

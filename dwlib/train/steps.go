@@ -252,9 +252,11 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 	}
 	losses := make([]*tensors.Tensor, K)
 	moments := make([][2]*tensors.Tensor, K)
+	jregSums := make([]*tensors.Tensor, K) // steps whose gain JReg penalises
 	defer func() {
 		for k := range K {
 			release(losses[k], nil)
+			release(jregSums[k], nil)
 			release(moments[k][0], nil)
 			release(moments[k][1], nil)
 		}
@@ -265,6 +267,13 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 			return r, fmt.Errorf("train: microbatch %d, rollout step %d: %w", t.steps, k, err)
 		}
 		losses[k] = outs[0] // read after the loop: a read waits for the device
+		if e.layout.jreg {
+			if k == 0 || e.cfg.JRegStyle != JRegAuthors {
+				jregSums[k] = outs[2+ns]
+			} else {
+				outs[2+ns].FinalizeAll()
+			}
+		}
 		release(xBar, a.zeroX)
 		releaseAll(sBar)
 		xBar, sBar = outs[1], outs[2:2+ns]
@@ -317,6 +326,9 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 			}
 			outs[0].FinalizeAll()
 			outs[1].FinalizeAll()
+			if e.layout.jreg {
+				outs[2+ns].FinalizeAll()
+			}
 			releaseAll(sBar)
 			sBar = outs[2 : 2+ns]
 		}
@@ -332,6 +344,9 @@ func (e *stepEngine) run(t *Trainer, b *Batch, weight float64, calibrate bool, n
 		if calibrate {
 			copy(r.tot[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][0])))
 			copy(r.nz[k*e.L:(k+1)*e.L], toSym2(tensorValues(moments[k][1])))
+		}
+		if jregSums[k] != nil {
+			mergeJReg(&r.jreg, new(jregStatsOf(tensorValues(jregSums[k]), b.N)))
 		}
 	}
 	return r, nil

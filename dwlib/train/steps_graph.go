@@ -16,7 +16,7 @@ import (
 //
 //	forward:  (x, [d], s…)                                   → (x', s'…)
 //	backward: (x, x*, gains, weight, lossOn, x̄', [d], s…, s̄'…, [u, jregOn])
-//	                                                         → (loss, x̄, s̄…), accumulators += weight·∂θ
+//	                                                         → (loss, x̄, s̄…, [JReg sums]), accumulators += weight·∂θ
 //	probe:    (x, x*, [d], s…, ε, x̄'_tot, s̄'_tot…, x̄'_ε, s̄'_ε…)
 //	                                                         → (M_tot, M_ε, x̄_tot, s̄_tot…, x̄_ε, s̄_ε…)
 //
@@ -109,8 +109,11 @@ func buildBackwardStep(m model.Stepper, nLayers int, cfg Config, vars, accums []
 		nk := float64(n * cfg.K)
 		loss := stepLoss(cfg.Loss, pred, target, nk)
 		objective := Add(Mul(loss, ConvertDType(lossOn, loss.DType())), carried(pred, xBar, next, sBar))
+		var jregSums *Node
 		if layout.jreg {
-			objective = Add(objective, Mul(jregPenalty(m, cfg, x, d, dirs, state, n), ConvertDType(jregOn, loss.DType())))
+			penalty, gain := jregPenalty(m, cfg, x, d, dirs, state, n)
+			objective = Add(objective, Mul(penalty, ConvertDType(jregOn, loss.DType())))
+			jregSums = jregStatsNode(gain)
 		}
 		wrt := make([]*Node, 0, len(vars)+1+len(state))
 		for _, v := range vars {
@@ -124,6 +127,9 @@ func buildBackwardStep(m model.Stepper, nLayers int, cfg Config, vars, accums []
 			a.SetNodeValue(Add(acc, Mul(ConvertDType(grads[j], acc.DType()), ConvertDType(weight, acc.DType()))))
 		}
 		outs := append([]*Node{Mul(loss, ConvertDType(lossOn, loss.DType()))}, grads[len(vars):]...)
+		if jregSums != nil {
+			outs = append(outs, jregSums)
+		}
 		if hook != nil {
 			hook("step-backward", g, in)
 		}
@@ -212,8 +218,9 @@ func carried(pred, xBar *Node, next, sBar []*Node) *Node {
 // jregPenalty is one step's share of JReg's penalty coef·mean(max(gain − 1, 0)²): the mean runs
 // over windows and the steps that carry a gain (K for the text's reading, the first step only for
 // the authors'), computed as model.Forecaster.Rollout does, from the step's state, which the
-// perturbed steps do not advance (detached for the authors' reading).
-func jregPenalty(m model.Stepper, cfg Config, x, d, dirs *Node, state []*Node, n int) *Node {
+// perturbed steps do not advance (detached for the authors' reading). It also returns the step's
+// gains [N], for JRegStats.
+func jregPenalty(m model.Stepper, cfg Config, x, d, dirs *Node, state []*Node, n int) (penalty, gain *Node) {
 	st := state
 	if cfg.JRegStyle == JRegAuthors {
 		st = make([]*Node, len(state))
@@ -222,7 +229,6 @@ func jregPenalty(m model.Stepper, cfg Config, x, d, dirs *Node, state []*Node, n
 		}
 	}
 	plain := func(x *Node) *Node { y, _ := m.StepState(nil, -1, x, d, st); return y }
-	var gain *Node
 	steps := cfg.K
 	if cfg.JRegStyle == JRegAuthors {
 		gain = model.JacobianGainCentral(plain, x, dirs, cfg.JRegEps)
@@ -232,5 +238,5 @@ func jregPenalty(m model.Stepper, cfg Config, x, d, dirs *Node, state []*Node, n
 	}
 	over := SubScalar(gain, 1)
 	excess := Max(over, ZerosLike(over))
-	return MulScalar(ReduceAllSum(Mul(excess, excess)), cfg.JRegCoef/float64(n*steps))
+	return MulScalar(ReduceAllSum(Mul(excess, excess)), cfg.JRegCoef/float64(n*steps)), gain
 }

@@ -53,6 +53,9 @@ type StepResult struct {
 	// Probes are the route moments of this microbatch's two probes (Internal-DW calibration
 	// microbatches only, nil otherwise), exactly as passed to calib.Controller.Stage.
 	Probes *ProbeMoments
+	// JReg summarises the gains JReg's penalty saw in this microbatch (method jreg only, nil
+	// otherwise).
+	JReg *JRegStats
 }
 
 // ProbeMoments are one calibration's raw probe observations (App. C.3): for every rollout step k
@@ -272,6 +275,7 @@ func (t *Trainer) AccumulateChunks(b *Batch, weight float64, chunk int) (StepRes
 			return res, err
 		}
 		res.Loss += share * out.loss
+		mergeJReg(&res.JReg, out.jreg)
 		residuals = append(residuals, out.residuals...)
 		tot, nz, ready = out.tot, out.nz, out.ready
 	}
@@ -334,6 +338,7 @@ type callResult struct {
 	residuals []float64 // DW only
 	tot, nz   []wiener.Sym2
 	ready     []bool
+	jreg      *JRegStats // JReg only
 }
 
 // call runs the gradient graph on one (part of a) microbatch.
@@ -395,6 +400,10 @@ func (t *Trainer) call(b *Batch, weight float64, calibrate bool) (callResult, er
 	}
 	if calibrate {
 		r.tot, r.nz = toSym2(FromTensor(outs[outMomentsTot])), toSym2(FromTensor(outs[outMomentsNoise]))
+	}
+	if dirs != nil {
+		st := jregStatsOf(FromTensor(outs[len(outs)-1]), b.N*t.jregSteps())
+		r.jreg = &st
 	}
 	return r, nil
 }
@@ -477,6 +486,15 @@ func toSym2(flat []float64) []wiener.Sym2 {
 		out[i] = wiener.Sym2{II: flat[3*i], IJ: flat[3*i+1], JJ: flat[3*i+2]}
 	}
 	return out
+}
+
+// jregSteps is the number of rollout steps whose gain JReg penalises: K in the text's reading,
+// the first step only in the authors'.
+func (t *Trainer) jregSteps() int {
+	if t.cfg.JRegStyle == JRegAuthors {
+		return 1
+	}
+	return t.cfg.K
 }
 
 // directions draws one random direction per sample for the JReg penalty: a unit Gaussian
