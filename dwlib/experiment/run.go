@@ -259,8 +259,12 @@ func runLocked(cfg RunConfig, opt Options, bk compute.Backend, dir string, start
 	onEpoch := func(rec train.EpochRecord) error {
 		if opt.Log != nil {
 			be, bv := s.Best()
-			fmt.Fprintf(opt.Log, "%s: epoch %d/%d train %.5f val %.5f (best %.5f @%d) %.1fs\n",
-				cfg.Name(), rec.Epoch, cfg.Fit.Epochs, rec.TrainLoss, rec.ValLoss, bv, be, rec.TrainSeconds)
+			jreg := ""
+			if rec.JReg != nil {
+				jreg = "; " + rec.JReg.String()
+			}
+			fmt.Fprintf(opt.Log, "%s: epoch %d/%d train %.5f val %.5f (best %.5f @%d) %.1fs%s\n",
+				cfg.Name(), rec.Epoch, cfg.Fit.Epochs, rec.TrainLoss, rec.ValLoss, bv, be, rec.TrainSeconds, jreg)
 		}
 		if be, _ := s.Best(); be == rec.Epoch {
 			if err := s.SaveModel(bestPath); err != nil {

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 
 	. "github.com/gomlx/gomlx/core/graph"
@@ -72,4 +73,9 @@ func mergeJReg(dst **JRegStats, o *JRegStats) {
 	}
 	m := (*dst).Merge(*o)
 	*dst = &m
+}
+
+// String is one line for a log: "JReg gains mean 0.9990, max 1.0016, 25.4% above 1, penalty 8.7e-08".
+func (s JRegStats) String() string {
+	return fmt.Sprintf("JReg gains mean %.4f, max %.4f, %.1f%% above 1, penalty %.2g", s.MeanGain, s.MaxGain, 100*s.OverOne, s.Penalty)
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -106,4 +107,10 @@ func TestJRegStatsMerge(t *testing.T) {
 	if empty := (JRegStats{}).Merge(want); empty != want {
 		t.Errorf("merging into an empty summary gives %+v, want %+v", empty, want)
 	}
+}
+
+func ExampleJRegStats() {
+	s := JRegStats{Gains: 256, MeanGain: 0.99900, MaxGain: 1.00161, OverOne: 0.2539, Penalty: 8.7e-8}
+	fmt.Println(s)
+	// Output: JReg gains mean 0.9990, max 1.0016, 25.4% above 1, penalty 8.7e-08
 }
