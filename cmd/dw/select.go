@@ -26,7 +26,7 @@ func cmdSelect(args []string) error {
 	pluralFlag(fs, &methods, "methods", strings.Join(experiment.ControlMethods(), ","), "comma-separated control methods to select")
 	pluralFlag(fs, &seeds, "seeds", "", "after selecting (always on seed 0), also run the selected values on these seeds, e.g. 0,1,2 (default: none)")
 	parallel := fs.Int("jobs", 1, "runs trained at once in this process (results equal -jobs 1)")
-	plan := fs.Bool("plan", false, "only list the candidate runs and where each stands (finished here or in the archive, part-way, not started)")
+	plan := fs.Bool("plan", false, "only list the candidate runs and where each stands (finished here or in the archive, part-way, not started), then the selection as far as the finished ones reach")
 	archiveEach := registerArchiveEach(fs)
 	save := fs.Bool("save", false, "also write the selection to <repo>/data/results/select-<profile>-<label>.md (and .json) and, with -seeds, the selected values' runs to <profile>-select-<label>.md (and .json)")
 	label := fs.String("label", "", "with -save: the files' name (default: the testbeds joined by '-')")
@@ -83,7 +83,15 @@ func cmdSelect(args []string) error {
 		if err != nil {
 			return usageError{err}
 		}
-		return printPlan(cfgs, opt)
+		if err := printPlan(cfgs, opt); err != nil {
+			return err
+		}
+		sel, err := experiment.ReadSelection(opt, rf.profile, tbs, ms)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nThe selection so far (—: not finished; a control is selected once its whole grid has finished):\n\n%s", sel.Markdown())
+		return nil
 	}
 	opt.Reporter = newReporter()
 	opt.Jobs = *parallel

@@ -111,7 +111,8 @@ func TestSelectPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"quick/mackey-glass/clip-c0.1-K8-s0 ", "quick/mackey-glass/clip-K8-s0 ", "quick/narma5/tbptt-seg4-K8-s0 ", "10 runs", "10 not started"} {
+	for _, want := range []string{"quick/mackey-glass/clip-c0.1-K8-s0 ", "quick/mackey-glass/clip-K8-s0 ", "quick/narma5/tbptt-seg4-K8-s0 ", "10 runs", "10 not started",
+		"The selection so far", "| narma5 | clip | 8 | 0.1: —, 0.3: —, 1: — | — | 0.1 | 0.1 |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan lacks %q:\n%s", want, out)
 		}

@@ -101,6 +101,42 @@ func SelectControls(opt Options, profile string, testbeds, methods []string) (*S
 	return sel, nil
 }
 
+// ReadSelection is the selection as far as the finished candidates reach, training nothing: each
+// candidate's seed-0 run is read back from its run directory or the archive (ReadFinished), one
+// without a result is marked Missing "not finished", and a choice is made (Selected) only when
+// every candidate of its grid has a validation loss; until then Selected is NaN. It shows a
+// selection that runs over several sessions or jobs where it stands; a damaged result is an error.
+func ReadSelection(opt Options, profile string, testbeds, methods []string) (*Selection, error) {
+	sel, cfgs, err := SelectionPlan(profile, testbeds, methods)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]RunConfig{}
+	for _, c := range cfgs {
+		byName[c.Name()] = c
+	}
+	for i := range sel.Choices {
+		ch := &sel.Choices[i]
+		for j := range ch.Candidates {
+			cand := &ch.Candidates[j]
+			r, _, err := ReadFinished(byName[cand.Run], opt)
+			switch {
+			case err != nil:
+				return nil, err
+			case r == nil:
+				cand.Missing = "not finished"
+			default:
+				cand.BestVal = r.BestVal
+			}
+		}
+		ch.Selected = math.NaN()
+		if v, err := pickControl(ch.ProfileValue, ch.Candidates); err == nil {
+			ch.Selected = v
+		}
+	}
+	return sel, nil
+}
+
 // SelectionPlan is what SelectControls runs, without running it: the choices to make (no values
 // yet) and the configurations of their candidates' seed-0 runs, in testbed, method, value order.
 // Names are checked here, so a bad one fails before anything trains.

@@ -247,3 +247,43 @@ func TestSelectControlsReadsBack(t *testing.T) {
 		t.Fatalf("damaged candidate: %v", err)
 	}
 }
+
+// ReadSelection reads finished candidates back without training: a complete grid is chosen as
+// SelectControls would, an incomplete one names its unfinished candidates and chooses nothing.
+func TestReadSelection(t *testing.T) {
+	opt := Options{RunsDir: t.TempDir(), NoArchive: true}
+	for _, f := range []struct {
+		method string
+		value  float64
+		val    float64
+	}{{"clip", 0.1, .30}, {"clip", 0.3, .20}, {"clip", 1, .40}, {"tbptt", 4, .25}} {
+		c, err := ResolveControl(Quick, "mackey-glass", f.method, 0, 0, f.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFakeResult(t, opt, c, f.val)
+	}
+	sel, err := ReadSelection(opt, Quick, []string{"mackey-glass"}, []string{"clip", "tbptt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clip, tbptt := sel.Choices[0], sel.Choices[1]
+	if clip.Selected != 0.3 || clip.Candidates[0].BestVal != .30 || clip.Candidates[2].Missing != "" {
+		t.Errorf("complete grid: %+v", clip)
+	}
+	if !math.IsNaN(tbptt.Selected) || len(tbptt.Candidates) != 2 {
+		t.Fatalf("incomplete grid chose %v: %+v", tbptt.Selected, tbptt)
+	}
+	for _, c := range tbptt.Candidates {
+		if done := c.Value == 4; done != (c.Missing == "") || (!done && c.Missing != "not finished") {
+			t.Errorf("tbptt candidate %v: %+v", c.Value, c)
+		}
+	}
+	md := sel.Markdown()
+	if !strings.Contains(md, "| mackey-glass | tbptt | 8 | 2: —, 4: 0.25000 | — |") || !strings.Contains(md, "**0.3: 0.20000**") {
+		t.Errorf("Markdown of a partial selection:\n%s", md)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(opt.RunsDir, Quick, "mackey-glass")); len(entries) != 4 {
+		t.Errorf("ReadSelection changed the runs directory: %d entries, want the 4 fake runs", len(entries))
+	}
+}
